@@ -1,0 +1,47 @@
+/**
+ * Typed access to the rules catalogue (specs/rules.json): the data that names every rule
+ * of the reference. Tests refer to rules by id; an unknown id is an error at load time,
+ * so a typo cannot silently leave a rule untested.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { OperationId } from './operations.ts';
+
+export type RuleKind = 'documented' | 'inferred';
+
+export interface Rule {
+  id: string;
+  kind: RuleKind;
+  /** Heading path in the reference, e.g. "Endpoints > 1. Delete a customer". */
+  section: string;
+  operations: OperationId[];
+  /** The rule in one sentence. */
+  text: string;
+  /** The reference's own words the rule rests on. */
+  reference: string;
+  /** True for the type quirks the reference documents. */
+  quirk?: boolean;
+}
+
+interface Catalogue {
+  reference: string;
+  rules: Rule[];
+}
+
+export const rulesFile = fileURLToPath(new URL('../specs/rules.json', import.meta.url));
+
+const catalogue = JSON.parse(readFileSync(rulesFile, 'utf8')) as Catalogue;
+
+export const rules: readonly Rule[] = catalogue.rules;
+
+const byId = new Map(rules.map((rule) => [rule.id, rule]));
+
+export function rule(id: string): Rule {
+  const found = byId.get(id);
+  if (!found) throw new Error(`unknown rule id ${id} (not in specs/rules.json)`);
+  return found;
+}
+
+export function isRuleId(id: string): boolean {
+  return byId.has(id);
+}

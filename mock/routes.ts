@@ -1,0 +1,168 @@
+/**
+ * The operations of the reference, for one environment, as Fastify routes. Registered
+ * once per base address (sandbox and live), each with its own store and key.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { EnvironmentStore, type CustomerRecord, type TransactionRecord, type PhoneNumberRecord } from './store.ts';
+import {
+  BadRequest,
+  creationPhoneNumber,
+  optionalString,
+  pathId,
+  requireObject,
+  requiredInteger,
+  sendPhoneNumber,
+  sendToken,
+  type JsonObject,
+} from './validation.ts';
+
+export interface EnvironmentOptions {
+  store: EnvironmentStore;
+  key: string;
+  /** Keys of the other environments, to say why they are refused here. */
+  foreignKeys: Record<string, string>;
+  /** Origin used to build payment-link URLs, read at request time (known after listen). */
+  origin: () => string;
+}
+
+type IdParams = { id: string };
+type ModeParams = { mode: string };
+
+function transactionView(transaction: TransactionRecord): JsonObject {
+  return { ...transaction };
+}
+
+function customerView(customer: CustomerRecord): JsonObject {
+  return { ...customer };
+}
+
+function authenticate(options: EnvironmentOptions) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const header = request.headers.authorization;
+    if (header === undefined) {
+      throw new BadRequest('no secret key provided: send Authorization: Bearer <secret key>', 401, 'unauthorized');
+    }
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    if (!match) throw new BadRequest('malformed Authorization header: expected "Bearer <secret key>"', 401, 'unauthorized');
+    const key = match[1];
+    if (key === options.key) return;
+    for (const [environment, foreign] of Object.entries(options.foreignKeys)) {
+      if (key === foreign)
+        throw new BadRequest(`this key belongs to the ${environment} environment, not ${options.store.environment}`, 401, 'unauthorized');
+    }
+    throw new BadRequest('invalid secret key', 401, 'unauthorized');
+  };
+}
+
+function newCustomerFields(body: JsonObject, where: string): Omit<CustomerRecord, 'id' | 'account_id' | 'created_at' | 'updated_at'> {
+  const email = optionalString(body, 'email', where);
+  const firstname = optionalString(body, 'firstname', where);
+  const lastname = optionalString(body, 'lastname', where);
+  const phone: PhoneNumberRecord | null =
+    body.phone_number === undefined || body.phone_number === null
+      ? null
+      : creationPhoneNumber(body.phone_number, `${where}phone_number`);
+  return { email: email ?? null, firstname: firstname ?? null, lastname: lastname ?? null, phone_number: phone };
+}
+
+export function environmentRoutes(options: EnvironmentOptions) {
+  const { store } = options;
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.addHook('onRequest', authenticate(options));
+
+    // Not shown by the reference, but said to exist: the suite uses it to get a customer it can delete.
+    app.post('/customers', async (request, reply) => {
+      const body = requireObject(request.body, 'the request body');
+      const fields = newCustomerFields(body, '');
+      if (fields.email === null) throw new BadRequest('email is required');
+      const customer = store.addCustomer(fields);
+      return reply.code(201).send(customerView(customer));
+    });
+
+    app.delete<{ Params: IdParams }>('/customers/:id', async (request, reply) => {
+      const id = pathId(request.params.id, 'the customer id');
+      if (!store.customers.delete(id)) throw new BadRequest(`customer ${id} not found`, 404, 'not_found');
+      return reply.code(204).send();
+    });
+
+    app.post('/transactions', async (request, reply) => {
+      const body = requireObject(request.body, 'the request body');
+      const amount = requiredInteger(body, 'amount');
+      if (amount < 1) throw new BadRequest('amount must be a positive integer');
+      const description = optionalString(body, 'description') ?? '';
+      const callbackUrl = optionalString(body, 'callback_url') ?? '';
+      const currencyField = body.currency;
+      if (currencyField === undefined) throw new BadRequest('currency is required');
+      const currencyObject = requireObject(currencyField, 'currency');
+      const iso = optionalString(currencyObject, 'iso', 'currency.');
+      if (iso === undefined) throw new BadRequest('currency.iso is required');
+      const currency = store.currencyByIso(iso);
+      if (!currency) throw new BadRequest(`currency ${iso} is not enabled on this account`, 422, 'unknown_currency');
+      let metadata: JsonObject = {};
+      if (body.custom_metadata !== undefined && body.custom_metadata !== null) {
+        metadata = requireObject(body.custom_metadata, 'custom_metadata');
+      }
+      const mode = optionalString(body, 'mode') ?? null;
+      let customerId: number | null = null;
+      if (body.customer !== undefined && body.customer !== null) {
+        const customerObject = requireObject(body.customer, 'customer');
+        if (customerObject.id !== undefined) {
+          const id = requiredInteger(customerObject, 'id', 'customer.');
+          if (!store.customers.has(id)) throw new BadRequest(`customer ${id} not found`, 404, 'not_found');
+          customerId = id;
+        } else {
+          customerId = store.addCustomer(newCustomerFields(customerObject, 'customer.')).id;
+        }
+      }
+      const transaction = store.addTransaction({
+        amount,
+        description,
+        callback_url: callbackUrl,
+        currency_id: currency.id,
+        customer_id: customerId,
+        mode,
+        custom_metadata: metadata,
+      });
+      return reply.code(201).send(transactionView(transaction));
+    });
+
+    app.post<{ Params: IdParams }>('/transactions/:id/token', async (request) => {
+      const id = pathId(request.params.id, 'the transaction id');
+      if (!store.transactions.has(id)) throw new BadRequest(`transaction ${id} not found`, 404, 'not_found');
+      const token = store.tokenFor(id);
+      return { token, url: `${options.origin()}/checkout/${store.environment}/${token}` };
+    });
+
+    app.post<{ Params: ModeParams }>('/transactions/:mode', async (request) => {
+      const mode = request.params.mode;
+      if (!store.modes.has(mode)) throw new BadRequest(`unknown payment mode "${mode.slice(0, 40)}"`, 404, 'unknown_mode');
+      const body = requireObject(request.body, 'the request body');
+      const token = sendToken(body);
+      const phone = body.phone_number === undefined || body.phone_number === null ? null : sendPhoneNumber(body.phone_number);
+      const transactionId = store.tokens.get(token);
+      const transaction = transactionId === undefined ? undefined : store.transactions.get(transactionId);
+      if (!transaction) throw new BadRequest('no transaction has this token', 404, 'not_found');
+      const intent = store.addIntent(transaction, mode, phone);
+      return [intent];
+    });
+
+    app.get<{ Params: IdParams }>('/balances/:id', async (request) => {
+      const id = pathId(request.params.id, 'the balance id');
+      const balance = store.balances.get(id);
+      if (!balance) throw new BadRequest(`balance ${id} not found`, 404, 'not_found');
+      return [balance];
+    });
+
+    app.get<{ Params: IdParams }>('/currencies/:id', async (request) => {
+      const id = pathId(request.params.id, 'the currency id');
+      const currency = store.currencies.get(id);
+      if (!currency) throw new BadRequest(`currency ${id} not found`, 404, 'not_found');
+      return [currency];
+    });
+
+    // Unknown paths under this base address: 404 after authentication, in the same error shape.
+    app.setNotFoundHandler(async (request) => {
+      throw new BadRequest(`no operation ${request.method} ${request.url.split('?')[0]?.slice(0, 100) ?? ''}`, 404, 'not_found');
+    });
+  };
+}

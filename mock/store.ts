@@ -1,0 +1,191 @@
+/**
+ * The in-memory state of one environment of the reference mock. Each collection is a
+ * Map in insertion order with a cap: at the cap the oldest record is evicted, so memory
+ * stays bounded under any load (the README documents this).
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import { seedFor, type BalanceRecord, type CurrencyRecord } from './seed.ts';
+
+export interface PhoneNumberRecord {
+  number: string | number;
+  country: string;
+}
+
+export interface CustomerRecord {
+  id: number;
+  email: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  phone_number: PhoneNumberRecord | null;
+  account_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TransactionRecord {
+  id: number;
+  reference: string;
+  amount: number;
+  description: string;
+  callback_url: string;
+  status: string;
+  currency_id: number;
+  customer_id: number | null;
+  mode: string | null;
+  custom_metadata: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentIntentRecord {
+  id: number;
+  reference: string;
+  amount: number;
+  status: string;
+  currency_id: number;
+  mode: string;
+  last_error_code: string | null;
+  created_at: string;
+  updated_at: string;
+  approved_at: string | null;
+  canceled_at: string | null;
+  deleted_at: string | null;
+  payment_method_id: number;
+  transaction_key: string;
+  account_id: number;
+  transaction_id: number;
+  phone_number: PhoneNumberRecord | null;
+}
+
+export const defaultStoreCap = 50_000;
+
+/** A Map that forgets its oldest entry when it grows past its cap. */
+class CappedMap<K, V> extends Map<K, V> {
+  constructor(private readonly cap: number) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    super.set(key, value);
+    while (this.size > this.cap) {
+      const oldest = this.keys().next();
+      if (oldest.done) break;
+      this.delete(oldest.value);
+    }
+    return this;
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+export class EnvironmentStore {
+  readonly accountId: number;
+  readonly currencies: Map<number, CurrencyRecord>;
+  readonly balances: Map<number, BalanceRecord>;
+  readonly customers: CappedMap<number, CustomerRecord>;
+  readonly transactions: CappedMap<number, TransactionRecord>;
+  /** token (as a string) -> transaction id */
+  readonly tokens: CappedMap<string, number>;
+  /** transaction id -> token, so that asking the link twice gives the same token */
+  readonly tokenOfTransaction: CappedMap<number, string>;
+  readonly intents: CappedMap<number, PaymentIntentRecord>;
+  readonly modes: ReadonlySet<string>;
+  private nextCustomerId = 1;
+  private nextTransactionId = 1;
+  private nextIntentId = 1;
+
+  constructor(
+    readonly environment: 'sandbox' | 'live',
+    cap: number = defaultStoreCap,
+  ) {
+    const seed = seedFor(environment);
+    this.accountId = seed.accountId;
+    this.currencies = new Map(seed.currencies.map((currency) => [currency.id, currency]));
+    this.balances = new Map(seed.balances.map((balance) => [balance.id, balance]));
+    this.modes = new Set(seed.currencies.flatMap((currency) => currency.modes));
+    this.customers = new CappedMap(cap);
+    this.transactions = new CappedMap(cap);
+    this.tokens = new CappedMap(cap);
+    this.tokenOfTransaction = new CappedMap(cap);
+    this.intents = new CappedMap(cap);
+    // Ids start at an environment-specific offset so that a sandbox id is never valid live.
+    const offset = environment === 'sandbox' ? 100 : 500_000;
+    this.nextCustomerId = offset;
+    this.nextTransactionId = offset * 10;
+    this.nextIntentId = offset * 20;
+  }
+
+  currencyByIso(iso: string): CurrencyRecord | undefined {
+    for (const currency of this.currencies.values()) if (currency.iso === iso) return currency;
+    return undefined;
+  }
+
+  addCustomer(fields: Omit<CustomerRecord, 'id' | 'account_id' | 'created_at' | 'updated_at'>): CustomerRecord {
+    const stamp = now();
+    const customer: CustomerRecord = {
+      id: this.nextCustomerId++,
+      ...fields,
+      account_id: this.accountId,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    this.customers.set(customer.id, customer);
+    return customer;
+  }
+
+  addTransaction(
+    fields: Omit<TransactionRecord, 'id' | 'reference' | 'status' | 'created_at' | 'updated_at'>,
+  ): TransactionRecord {
+    const stamp = now();
+    const transaction: TransactionRecord = {
+      id: this.nextTransactionId++,
+      reference: `trx_${randomBytes(6).toString('hex')}`,
+      status: 'pending',
+      ...fields,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    this.transactions.set(transaction.id, transaction);
+    return transaction;
+  }
+
+  /** The transaction's token: issued once, then the same on every later request. */
+  tokenFor(transactionId: number): string {
+    const existing = this.tokenOfTransaction.get(transactionId);
+    if (existing) return existing;
+    let token: string;
+    // A string of digits that is also a safe integer: the send payload shape types the
+    // token as an integer while the link operation returns a string, and both must work.
+    do token = String(randomInt(10 ** 11, 9 * 10 ** 12));
+    while (this.tokens.has(token));
+    this.tokens.set(token, transactionId);
+    this.tokenOfTransaction.set(transactionId, token);
+    return token;
+  }
+
+  addIntent(transaction: TransactionRecord, mode: string, phone: PhoneNumberRecord | null): PaymentIntentRecord {
+    const stamp = now();
+    const intent: PaymentIntentRecord = {
+      id: this.nextIntentId++,
+      reference: `pi_${randomBytes(6).toString('hex')}`,
+      amount: transaction.amount,
+      status: 'pending',
+      currency_id: transaction.currency_id,
+      mode,
+      last_error_code: null,
+      created_at: stamp,
+      updated_at: stamp,
+      approved_at: null,
+      canceled_at: null,
+      deleted_at: null,
+      payment_method_id: 1 + [...this.modes].indexOf(mode),
+      transaction_key: randomBytes(16).toString('hex'),
+      account_id: this.accountId,
+      transaction_id: transaction.id,
+      phone_number: phone,
+    };
+    this.intents.set(intent.id, intent);
+    return intent;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The API client the tests use: one method per operation of contract/operations.ts,
+ * each request a Playwright test step whose request and response are attached to the
+ * result with the key masked, and whose status is recorded as an annotation.
+ */
+import { test, type APIRequestContext, type TestInfo } from '@playwright/test';
+import { operation, operationPath, type OperationId } from '../contract/operations.ts';
+import { formatExchange, parseJsonBody, type Exchange } from './exchange.ts';
+import { redact, redactHeaders } from './redact.ts';
+import type { Target } from './target.ts';
+
+/** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
+export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
+
+export interface CallOptions {
+  params?: Record<string, string | number>;
+  /** A JSON value to send, serialised by the client. */
+  body?: unknown;
+  /** A body sent exactly as given (for malformed JSON). */
+  rawBody?: string;
+  /** Content-Type for rawBody; JSON bodies are always application/json. */
+  contentType?: string;
+  auth?: Auth;
+  /** Another base address than the target's (the embedded mock's other environment). */
+  baseUrl?: string;
+  /** Cleanup requests: not attached nor recorded as a status of the test. */
+  quiet?: boolean;
+}
+
+export class ApiClient {
+  /** Every exchange of the current test, in order. */
+  readonly exchanges: Exchange[] = [];
+
+  constructor(
+    private readonly request: APIRequestContext,
+    readonly target: Target,
+    private readonly testInfo: TestInfo,
+  ) {}
+
+  async call(operationId: OperationId, options: CallOptions = {}): Promise<Exchange> {
+    const op = operation(operationId);
+    const path = operationPath(operationId, options.params);
+    const url = (options.baseUrl ?? this.target.baseUrl) + path;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const auth = options.auth ?? { kind: 'key' };
+    if (auth.kind === 'key') headers.authorization = `Bearer ${this.target.secretKey}`;
+    if (auth.kind === 'header') headers.authorization = auth.value;
+    let data: string | undefined;
+    if (options.rawBody !== undefined) {
+      data = options.rawBody;
+      if (options.contentType !== undefined) headers['content-type'] = options.contentType;
+    } else if (options.body !== undefined) {
+      data = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const stepTitle = `${options.quiet ? 'cleanup: ' : ''}${op.method} ${new URL(url).pathname} (${operationId})`;
+    return test.step(stepTitle, async () => {
+      const started = performance.now();
+      const response = await this.request.fetch(url, {
+        method: op.method,
+        headers,
+        data,
+        timeout: this.target.timeoutMs,
+        failOnStatusCode: false,
+        maxRedirects: 0,
+      });
+      const bodyText = (await response.body()).toString('utf8');
+      const { json, jsonError } = parseJsonBody(bodyText);
+      const exchange: Exchange = {
+        operation: operationId,
+        method: op.method,
+        path,
+        url,
+        requestHeaders: redactHeaders(headers),
+        requestBody: data === undefined ? undefined : redact(data),
+        status: response.status(),
+        responseHeaders: redactHeaders(response.headers()),
+        bodyText: redact(bodyText),
+        json,
+        jsonError,
+        durationMs: Math.round(performance.now() - started),
+      };
+      this.exchanges.push(exchange);
+      if (options.quiet) return exchange;
+      this.testInfo.annotations.push({ type: 'status', description: `${operationId} ${op.method} ${path} → ${exchange.status}` });
+      await this.testInfo.attach(`${op.method} ${path} → ${exchange.status}`, {
+        body: formatExchange(exchange),
+        contentType: 'text/plain',
+      });
+      return exchange;
+    });
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * One request and its response, as the suite records it: what was sent (credentials
+ * masked), what came back, and the body parsed as JSON when it is JSON.
+ */
+import type { OperationId } from '../contract/operations.ts';
+import { redact } from './redact.ts';
+
+export interface Exchange {
+  operation: OperationId;
+  method: string;
+  /** Path relative to the base address, e.g. /transactions/12/token. */
+  path: string;
+  url: string;
+  /** Request headers with the Authorization credential masked. */
+  requestHeaders: Record<string, string>;
+  requestBody: string | undefined;
+  status: number;
+  responseHeaders: Record<string, string>;
+  bodyText: string;
+  /** The parsed body, or undefined when it is empty or not JSON (see jsonError). */
+  json: unknown;
+  jsonError: string | undefined;
+  durationMs: number;
+}
+
+export function parseJsonBody(text: string): { json: unknown; jsonError: string | undefined } {
+  if (text.trim() === '') return { json: undefined, jsonError: 'the body is empty' };
+  try {
+    return { json: JSON.parse(text) as unknown, jsonError: undefined };
+  } catch (error) {
+    return { json: undefined, jsonError: `the body is not JSON (${(error as Error).message})` };
+  }
+}
+
+/** "POST /v1/transactions → 201": how a request is named in messages and step titles. */
+export function describeRequest(exchange: Pick<Exchange, 'method' | 'url'>): string {
+  return `${exchange.method} ${new URL(exchange.url).pathname}`;
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A curl command that repeats the request, with the key masked (set PCS_SECRET_KEY to run it). */
+export function curlCommand(exchange: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>): string {
+  const parts = ['curl', '-i', '-X', exchange.method, shellQuote(exchange.url)];
+  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+    if (name.toLowerCase() === 'authorization' && value === 'Bearer ***') {
+      parts.push('-H', '"Authorization: Bearer $PCS_SECRET_KEY"');
+    } else {
+      parts.push('-H', shellQuote(`${name}: ${value}`));
+    }
+  }
+  if (exchange.requestBody !== undefined) parts.push('--data-raw', shellQuote(redact(exchange.requestBody)));
+  return parts.join(' ');
+}
+
+/** The exchange as text for an attachment: request, then response, secrets masked. */
+export function formatExchange(exchange: Exchange): string {
+  const lines = [`${exchange.method} ${exchange.url}`];
+  for (const [name, value] of Object.entries(exchange.requestHeaders)) lines.push(`${name}: ${value}`);
+  if (exchange.requestBody !== undefined) lines.push('', exchange.requestBody);
+  lines.push('', `--- response ${exchange.status} (${exchange.durationMs} ms)`);
+  for (const [name, value] of Object.entries(exchange.responseHeaders)) lines.push(`${name}: ${value}`);
+  if (exchange.bodyText !== '') lines.push('', exchange.bodyText.length > 20_000 ? `${exchange.bodyText.slice(0, 20_000)}…` : exchange.bodyText);
+  lines.push('', `--- reproduce`, curlCommand(exchange));
+  return redact(lines.join('\n'));
+}

@@ -1,0 +1,45 @@
+/**
+ * The assertion every conformance test ends in: expectRule(ruleId, exchange, violations).
+ * It passes when there are no violations; otherwise it fails with a message that names
+ * the rule and its kind, the operation, the request, each location with the expected
+ * and actual value, the rule's sentence, its reference section, and a curl command
+ * (key masked) that repeats the request.
+ */
+import { expect as baseExpect } from '@playwright/test';
+import { rule } from '../contract/rules.ts';
+import { curlCommand, describeRequest, type Exchange } from './exchange.ts';
+import type { Violation } from './checks.ts';
+import { redact } from './redact.ts';
+
+export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
+  const entry = rule(ruleId);
+  const lines = [
+    `${ruleId} (${entry.kind}) violated by ${exchange.operation}: ${describeRequest(exchange)} → ${exchange.status}`,
+    ...violations.map((violation) => `  at ${violation.location}: expected ${violation.expected}, actual ${violation.actual}`),
+    `  rule: ${entry.text}`,
+    `  reference: ${entry.section}: "${entry.reference}"`,
+    `  reproduce: ${curlCommand(exchange)}`,
+  ];
+  return redact(lines.join('\n'));
+}
+
+export const expect = baseExpect.extend({
+  toSatisfyRule(exchange: Exchange, ruleId: string, violations: Violation[]) {
+    rule(ruleId); // an unknown id is a bug in the test, not a pass
+    const pass = violations.length === 0;
+    return {
+      pass,
+      name: 'toSatisfyRule',
+      message: () =>
+        pass
+          ? `${ruleId}: expected a violation by ${exchange.operation}, found none`
+          : ruleFailureMessage(ruleId, exchange, violations),
+    };
+  },
+});
+
+/** Asserts a rule on an exchange; soft assertions let one test report every rule it checks. */
+export function expectRule(ruleId: string, exchange: Exchange, violations: Violation[], options: { soft?: boolean } = {}): void {
+  if (options.soft) expect.soft(exchange).toSatisfyRule(ruleId, violations);
+  else expect(exchange).toSatisfyRule(ruleId, violations);
+}

@@ -1,0 +1,69 @@
+/**
+ * getPaymentLink: POST /transactions/{id}/token (reference: Endpoints > 3. Get the payment
+ * link for a transaction). Returns { token: string, url: string }.
+ */
+import { test, expectRule, precondition } from '../../support/fixtures.ts';
+import { covers } from '../../support/covers.ts';
+import {
+  bodyMatchesSchema,
+  contentTypeIsJson,
+  statusIsClientError,
+  statusIsNotServerError,
+  statusIsSuccess,
+  type Violation,
+} from '../../support/checks.ts';
+import { describeValue } from '../../contract/json-pointer.ts';
+import { unknownIntegerId } from '../../support/ids.ts';
+
+test.describe('getPaymentLink: POST /transactions/{id}/token', () => {
+  test('an existing transaction gets its link with a 2xx status', covers('LINK-2XX'), async ({ api, createdTransaction }) => {
+    const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
+    expectRule('LINK-2XX', exchange, statusIsSuccess(exchange));
+  });
+
+  test('the response is an object with token and url strings', covers('LINK-SCHEMA'), async ({ api, createdTransaction }) => {
+    const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
+    precondition('LINK-2XX', exchange, statusIsSuccess(exchange));
+    expectRule('LINK-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-link'));
+  });
+
+  test('the response declares Content-Type application/json', covers('JSON-CONTENT-TYPE'), async ({ issuedLink }) => {
+    expectRule('JSON-CONTENT-TYPE', issuedLink.exchange, contentTypeIsJson(issuedLink.exchange));
+  });
+
+  test('quirk: the token is returned as a JSON string', covers('LINK-TOKEN-STRING'), async ({ api, createdTransaction }) => {
+    const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
+    precondition('LINK-2XX', exchange, statusIsSuccess(exchange));
+    const token = (exchange.json as { token?: unknown } | undefined)?.token;
+    const violations: Violation[] =
+      typeof token === 'string' ? [] : [{ location: 'body /token', expected: 'a JSON string', actual: describeValue(token) }];
+    expectRule('LINK-TOKEN-STRING', exchange, violations);
+  });
+
+  test('the url is an absolute http(s) URL', covers('LINK-URL-ABSOLUTE'), async ({ issuedLink }) => {
+    let absolute = false;
+    if (typeof issuedLink.url === 'string') {
+      try {
+        const parsed = new URL(issuedLink.url);
+        absolute = parsed.protocol === 'https:' || parsed.protocol === 'http:';
+      } catch {
+        absolute = false;
+      }
+    }
+    expectRule(
+      'LINK-URL-ABSOLUTE',
+      issuedLink.exchange,
+      absolute ? [] : [{ location: 'body /url', expected: 'an absolute http or https URL', actual: describeValue(issuedLink.url) }],
+    );
+  });
+
+  test('a transaction that does not exist is refused with a 4xx', covers('LINK-UNKNOWN-TXN-4XX'), async ({ api }) => {
+    const exchange = await api.call('getPaymentLink', { params: { id: unknownIntegerId() } });
+    expectRule('LINK-UNKNOWN-TXN-4XX', exchange, statusIsClientError(exchange));
+  });
+
+  test('a transaction id that is not a number never gives a 5xx', covers('UNKNOWN-ID-NOT-5XX'), async ({ api }) => {
+    const exchange = await api.call('getPaymentLink', { params: { id: 'not-a-number' } });
+    expectRule('UNKNOWN-ID-NOT-5XX', exchange, statusIsNotServerError(exchange));
+  });
+});
