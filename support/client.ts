@@ -8,6 +8,7 @@ import { operation, operationPath, type OperationId } from '../contract/operatio
 import { formatExchange, parseJsonBody, type Exchange } from './exchange.ts';
 import { redact, redactHeaders } from './redact.ts';
 import type { Target } from './target.ts';
+import { playwrightSender, sendWithPolicy, TargetAlreadyUnreachable, transportSettings, type TransportSettings } from './transport.ts';
 
 /** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
 export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
@@ -37,6 +38,13 @@ export class ApiClient {
     private readonly testInfo: TestInfo,
   ) {}
 
+  private transportCache: TransportSettings | undefined;
+
+  private transport(): TransportSettings {
+    this.transportCache ??= transportSettings(this.target.timeoutMs);
+    return this.transportCache;
+  }
+
   async call(operationId: OperationId, options: CallOptions = {}): Promise<Exchange> {
     const op = operation(operationId);
     const path = operationPath(operationId, options.params);
@@ -56,15 +64,21 @@ export class ApiClient {
     const stepTitle = `${options.quiet ? 'cleanup: ' : ''}${op.method} ${new URL(url).pathname} (${operationId})`;
     return test.step(stepTitle, async () => {
       const started = performance.now();
-      const response = await this.request.fetch(url, {
-        method: op.method,
-        headers,
-        data,
-        timeout: this.target.timeoutMs,
-        failOnStatusCode: false,
-        maxRedirects: 0,
-      });
-      const bodyText = (await response.body()).toString('utf8');
+      // Timeouts, retries, rate limits and an unreachable target are the transport's (support/transport.ts);
+      // its errors carry only a masked first line, never Playwright's call log (which lists the headers).
+      let result;
+      try {
+        result = await sendWithPolicy(playwrightSender(this.request), { method: op.method, url, headers, data, operationId }, this.transport());
+      } catch (error) {
+        // One test reports an unreachable target; the others are skipped instead of failing the same way.
+        if (error instanceof TargetAlreadyUnreachable) test.skip(true, error.message);
+        throw error;
+      }
+      const response = { status: () => result.response.status, headers: () => result.response.headers };
+      if (result.notes.length > 0 && !options.quiet) {
+        this.testInfo.annotations.push({ type: 'transport', description: `${operationId}: ${result.notes.join('; ')}` });
+      }
+      const bodyText = result.response.body.toString('utf8');
       const { json, jsonError } = parseJsonBody(bodyText);
       const exchange: Exchange = {
         operation: operationId,

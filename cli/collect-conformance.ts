@@ -1,0 +1,46 @@
+/**
+ * Entry point of the collect-conformance command (npm run conformance, npx collect-conformance).
+ * User mistakes end in one line on stderr and exit code 2, never a stack trace.
+ */
+import { pathToFileURL } from 'node:url';
+import { UsageError } from './args.ts';
+import { helpText } from './help.ts';
+import { ExitCode } from './exit-codes.ts';
+import { run } from './run.ts';
+import { mock } from './mock.ts';
+import { listRules } from './rules.ts';
+import { mockVersion } from '../mock/version.ts';
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(helpText);
+    return ExitCode.pass;
+  }
+  if (first === '--version') {
+    process.stdout.write(`${mockVersion}\n`);
+    return ExitCode.pass;
+  }
+  try {
+    if (first === 'mock') return await mock(rest);
+    if (first === 'rules') return listRules(rest);
+    if (first === 'run') return await run(rest);
+    return await run(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`collect-conformance: ${error.message}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`collect-conformance: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(ExitCode.nonConformance);
+    },
+  );
+}

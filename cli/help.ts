@@ -1,0 +1,37 @@
+/** The --help text: flags, variables and exit codes (a public interface). */
+export const helpText = `collect-conformance: conformance suite for the Payment Collection Service API
+
+Usage:
+  collect-conformance [run] [flags] [-- <playwright test arguments>]
+  collect-conformance mock [--port N] [--host H] [--mutant NAME] [--faults SPEC] [--store-cap N]
+  collect-conformance rules [--json] [--kind documented|inferred]
+  collect-conformance --help | --version
+
+Run flags (each maps onto a variable; flags win over the environment, which wins over .env):
+  --base-url URL          PCS_BASE_URL     base address including /v1; unset: the embedded reference mock
+  --secret-key-env NAME   PCS_SECRET_KEY   read the key from environment variable NAME (never pass a key itself)
+  --environment E         PCS_ENVIRONMENT  sandbox (default) or live (live needs PCS_ALLOW_LIVE=yes)
+  --balance-id N          PCS_BALANCE_ID   a balance id that exists on the target
+  --currency-id N         PCS_CURRENCY_ID  a currency id that exists on the target
+  --runs N                PCS_RUNS         cases per property test
+  --seed S                PCS_SEED         property-test seed (replay)
+  --path P                PCS_PATH         property-test path (replay)
+  --workers N             PCS_WORKERS      parallel workers (default 2)
+  --output DIR            PCS_OUTPUT_DIR   where reports go (default ./reports)
+  --grep PATTERN          run tests whose title or tags match (tags: @documented, @inferred, @quirk, @<RULE-ID>)
+  --documented-only       run only checks of documented rules (@documented)
+  --shard i/n             run shard i of n (Playwright sharding)
+  --reporter R            Playwright reporter(s), e.g. dot or blob (replaces the configured ones)
+  --list                  list the selected tests without running them
+
+Other variables:
+  PCS_CURRENCY_ISO (XOF)  PCS_PAYMENT_MODE (mtn)  PCS_PHONE_NUMBER (+22997000001)  PCS_PHONE_COUNTRY (BJ)
+  PCS_TIMEOUT_MS (15000)  PCS_ALLOW_LIVE  PCS_ALLOW_LIVE_WRITES  PCS_RUN_ID  PCS_MAX_RPS  PCS_RETRIES
+  PCS_PROPERTY_BUDGET_MS
+
+Exit codes:
+  0  every selected check passed
+  1  non-conformance found
+  2  usage or configuration error
+  3  target unavailable (unreachable, DNS, TLS, persistent rate limiting)
+`;

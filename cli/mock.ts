@@ -1,0 +1,56 @@
+/**
+ * `collect-conformance mock [--port N] [--host H] [--mutant NAME] [--faults SPEC]`:
+ * starts the reference mock standalone, prints its base URLs and keys, and runs until
+ * interrupted.
+ */
+import { startMockServer } from '../mock/server.ts';
+import { mockVersion, mockVersionHeader } from '../mock/version.ts';
+import { parseArgs, UsageError, type FlagSpec } from './args.ts';
+
+const portCheck = (value: string): string | undefined =>
+  /^\d{1,5}$/.test(value) && Number(value) <= 65535 ? undefined : `must be a port number from 0 to 65535, got "${value.slice(0, 40)}"`;
+
+export const mockFlags: FlagSpec[] = [
+  { name: 'port', value: true, check: portCheck },
+  { name: 'host', value: true },
+  { name: 'mutant', value: true },
+  { name: 'faults', value: true },
+  { name: 'store-cap', value: true, check: (value) => (/^\d{1,9}$/.test(value) && Number(value) >= 1 ? undefined : 'must be a positive integer') },
+];
+
+export async function mock(argv: string[]): Promise<number> {
+  const { flags, rest } = parseArgs(argv, mockFlags);
+  if (rest.length > 0) throw new UsageError('mock takes no arguments after --');
+  const port = Number(flags.get('port') ?? 4010);
+  const host = (flags.get('host') as string | undefined) ?? '127.0.0.1';
+  const mutant = flags.get('mutant') as string | undefined;
+  const faults = flags.get('faults') as string | undefined;
+  const storeCap = flags.has('store-cap') ? Number(flags.get('store-cap')) : undefined;
+  let running;
+  try {
+    running = await startMockServer({ port, host, mutant, faults, storeCap });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is in use; choose another with --port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${host}; use --host 127.0.0.1`);
+    if (error instanceof Error && /mutant|fault/i.test(error.message)) throw new UsageError(error.message);
+    throw error;
+  }
+  const lines = [
+    `reference mock ${mockVersion} listening (header ${mockVersionHeader} on every response)`,
+    `  sandbox  PCS_BASE_URL=${running.sandboxBaseUrl}  PCS_SECRET_KEY=${running.sandboxKey}`,
+    `  live     base URL ${running.liveBaseUrl}  key ${running.liveKey}`,
+    '  seeded ids: PCS_BALANCE_ID=1 (also 2, 3), PCS_CURRENCY_ID=1 (XOF; also 2, GNF); payment modes: mtn, moov, mtn_ci, moov_tg, orange_ci, wave_ci',
+  ];
+  if (mutant) lines.push(`  serving mutant: ${mutant}`);
+  if (faults) lines.push(`  injecting faults: ${faults}`);
+  lines.push('Press Ctrl+C to stop.');
+  process.stdout.write(`${lines.join('\n')}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await running.close();
+  return 0;
+}

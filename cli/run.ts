@@ -1,0 +1,133 @@
+/**
+ * `collect-conformance [run]`: maps flags onto the PCS_* variables (flags win over the
+ * environment, which wins over .env), validates the configuration before anything runs,
+ * then runs the suite through Playwright's runner with the package's own configuration,
+ * and turns the outcome into an exit code: 0 pass, 1 non-conformance, 2 usage or
+ * configuration error, 3 target unavailable.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig, loadDotEnv } from '../support/config.ts';
+import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
+import { ExitCode } from './exit-codes.ts';
+
+export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+export const playwrightConfig = resolve(packageRoot, 'playwright.config.ts');
+
+export const runFlags: FlagSpec[] = [
+  { name: 'base-url', value: true },
+  {
+    name: 'secret-key-env',
+    value: true,
+    check: (value) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? undefined : `must be the name of an environment variable, got "${value.slice(0, 40)}"`),
+  },
+  { name: 'environment', value: true, check: (value) => (value === 'sandbox' || value === 'live' ? undefined : `must be sandbox or live, got "${value.slice(0, 40)}"`) },
+  { name: 'balance-id', value: true, check: positiveIntegerCheck },
+  { name: 'currency-id', value: true, check: positiveIntegerCheck },
+  { name: 'grep', value: true },
+  { name: 'documented-only', value: false },
+  { name: 'shard', value: true, check: (value) => shardProblem(value) },
+  { name: 'runs', value: true, check: positiveIntegerCheck },
+  { name: 'seed', value: true, check: (value) => (/^-?\d{1,10}$/.test(value) ? undefined : `must be an integer, got "${value.slice(0, 40)}"`) },
+  { name: 'path', value: true, check: (value) => (/^\d+(:\d+)*$/.test(value) ? undefined : `must be a fast-check path like 3:1:0, got "${value.slice(0, 40)}"`) },
+  { name: 'reporter', value: true },
+  { name: 'output', value: true },
+  { name: 'workers', value: true, check: positiveIntegerCheck },
+  { name: 'list', value: false },
+];
+
+function shardProblem(value: string): string | undefined {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  if (!match) return `must be i/n, e.g. 1/3, got "${value.slice(0, 40)}"`;
+  const index = Number(match[1]);
+  const total = Number(match[2]);
+  return index >= 1 && total >= 1 && index <= total ? undefined : `must satisfy 1 <= i <= n, got ${value}`;
+}
+
+/** A regular expression matching tests that carry @documented and, when given, the user's pattern. */
+export function grepPattern(grep: string | undefined, documentedOnly: boolean): string | undefined {
+  if (!documentedOnly) return grep;
+  if (grep === undefined) return '@documented';
+  return `(?=.*@documented)(?=.*(?:${grep}))`;
+}
+
+/** Applies the flags to an environment (a copy of process.env): flags win. */
+export function environmentFromFlags(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const result: NodeJS.ProcessEnv = { ...env };
+  const set = (flag: string, variable: string) => {
+    const value = flags.get(flag);
+    if (typeof value === 'string') result[variable] = value;
+  };
+  set('base-url', 'PCS_BASE_URL');
+  set('environment', 'PCS_ENVIRONMENT');
+  set('balance-id', 'PCS_BALANCE_ID');
+  set('currency-id', 'PCS_CURRENCY_ID');
+  set('runs', 'PCS_RUNS');
+  set('seed', 'PCS_SEED');
+  set('path', 'PCS_PATH');
+  set('workers', 'PCS_WORKERS');
+  const keyVariable = flags.get('secret-key-env');
+  if (typeof keyVariable === 'string') {
+    const key = env[keyVariable];
+    if (key === undefined || key.trim() === '') {
+      throw new UsageError(`--secret-key-env ${keyVariable}: that environment variable is not set or empty`);
+    }
+    result.PCS_SECRET_KEY = key;
+  }
+  const output = flags.get('output');
+  result.PCS_OUTPUT_DIR = resolve(typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports'));
+  return result;
+}
+
+export function playwrightArguments(flags: Map<string, string | true>, rest: string[]): string[] {
+  const args = ['test', '--config', playwrightConfig];
+  const grep = grepPattern(flags.get('grep') as string | undefined, flags.get('documented-only') === true);
+  if (grep !== undefined) args.push('--grep', grep);
+  const shard = flags.get('shard');
+  if (typeof shard === 'string') args.push('--shard', shard);
+  const reporter = flags.get('reporter');
+  if (typeof reporter === 'string') args.push('--reporter', reporter);
+  if (flags.get('list') === true) args.push('--list');
+  return [...args, ...rest];
+}
+
+function playwrightCli(): string {
+  const require = createRequire(import.meta.url);
+  return require.resolve('@playwright/test/cli');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { flags, rest } = parseArgs(argv, runFlags);
+  loadDotEnv();
+  const env = environmentFromFlags(flags, process.env);
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`collect-conformance: configuration error: ${error.message}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  const marker = resolve(env.PCS_OUTPUT_DIR!, 'target-unavailable.txt');
+  rmSync(marker, { force: true });
+  const child = spawn(process.execPath, [playwrightCli(), ...playwrightArguments(flags, rest)], {
+    env,
+    stdio: 'inherit',
+  });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const code = await new Promise<number>((done) => {
+    child.on('exit', (exitCode, signal) => done(signal ? 130 : (exitCode ?? 1)));
+  });
+  process.off('SIGINT', forward);
+  process.off('SIGTERM', forward);
+  if (code === ExitCode.usage || code === ExitCode.unavailable) return code;
+  if (existsSync(marker)) return ExitCode.unavailable;
+  if (code === 130) return 130;
+  return code === 0 ? ExitCode.pass : ExitCode.nonConformance;
+}

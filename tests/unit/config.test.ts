@@ -1,0 +1,67 @@
+/** Configuration: PCS_* variables validated with one-line messages naming the variable. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig, looksLive } from '../../support/config.ts';
+
+const base = { PCS_BASE_URL: 'http://127.0.0.1:4010/v1', PCS_SECRET_KEY: 'sk_sandbox_abc' };
+
+test('defaults: no variables means the embedded mock, sandbox, XOF, mtn', () => {
+  const config = loadConfig({});
+  assert.equal(config.baseUrl, null);
+  assert.equal(config.environment, 'sandbox');
+  assert.equal(config.currencyIso, 'XOF');
+  assert.equal(config.paymentMode, 'mtn');
+  assert.equal(config.balanceId, null);
+  assert.match(config.runId, /^cc-\d{8}-[0-9a-f]{6}$/);
+});
+
+test('a full configuration is read and normalised', () => {
+  const config = loadConfig({ ...base, PCS_BASE_URL: 'https://sandbox.example.com/api/v1/', PCS_BALANCE_ID: '7', PCS_CURRENCY_ID: '3', PCS_CURRENCY_ISO: 'GNF', PCS_PAYMENT_MODE: 'orange_gn', PCS_TIMEOUT_MS: '5000' });
+  assert.equal(config.baseUrl, 'https://sandbox.example.com/api/v1');
+  assert.equal(config.balanceId, 7);
+  assert.equal(config.currencyId, 3);
+  assert.equal(config.currencyIso, 'GNF');
+  assert.equal(config.timeoutMs, 5000);
+});
+
+const wrong: Array<[string, Record<string, string>, RegExp]> = [
+  ['base URL without /v1', { ...base, PCS_BASE_URL: 'http://127.0.0.1:4010' }, /^PCS_BASE_URL: must be the base address including \/v1/],
+  ['base URL not a URL', { ...base, PCS_BASE_URL: 'localhost:4010/v1' }, /^PCS_BASE_URL: /],
+  ['base URL with credentials', { ...base, PCS_BASE_URL: 'http://u:p@127.0.0.1/v1' }, /^PCS_BASE_URL: must not carry credentials/],
+  ['key missing with a base URL', { PCS_BASE_URL: base.PCS_BASE_URL }, /^PCS_SECRET_KEY: is required/],
+  ['key with a space', { ...base, PCS_SECRET_KEY: 'sk bad' }, /^PCS_SECRET_KEY: must be one token/],
+  ['unknown environment', { ...base, PCS_ENVIRONMENT: 'prod' }, /^PCS_ENVIRONMENT: must be "sandbox" or "live"/],
+  ['balance id not an integer', { ...base, PCS_BALANCE_ID: 'abc' }, /^PCS_BALANCE_ID: must be a positive integer/],
+  ['currency id zero', { ...base, PCS_CURRENCY_ID: '0' }, /^PCS_CURRENCY_ID: must be a positive integer/],
+  ['currency iso lower case', { ...base, PCS_CURRENCY_ISO: 'xof' }, /^PCS_CURRENCY_ISO: /],
+  ['payment mode with a slash', { ...base, PCS_PAYMENT_MODE: 'mtn/x' }, /^PCS_PAYMENT_MODE: /],
+  ['phone country lower case', { ...base, PCS_PHONE_COUNTRY: 'bj' }, /^PCS_PHONE_COUNTRY: /],
+  ['timeout not a number', { ...base, PCS_TIMEOUT_MS: 'soon' }, /^PCS_TIMEOUT_MS: /],
+  ['allow-live not yes/no', { ...base, PCS_ALLOW_LIVE: 'true' }, /^PCS_ALLOW_LIVE: must be "yes" or "no"/],
+];
+
+for (const [name, env, message] of wrong) {
+  test(`refused with one line: ${name}`, () => {
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) => error instanceof ConfigError && message.test(error.message) && !error.message.includes('\n'),
+    );
+  });
+}
+
+test('live guard: live needs PCS_ALLOW_LIVE=yes, contradictions are refused', () => {
+  assert.throws(() => loadConfig({ ...base, PCS_ENVIRONMENT: 'live', PCS_SECRET_KEY: 'sk_live_x' }), /PCS_ALLOW_LIVE: the target is live/);
+  assert.throws(() => loadConfig({ ...base, PCS_SECRET_KEY: 'sk_live_x' }), /PCS_SECRET_KEY: looks like a live key but PCS_ENVIRONMENT is sandbox/);
+  assert.throws(() => loadConfig({ ...base, PCS_ENVIRONMENT: 'live', PCS_SECRET_KEY: 'sk_sandbox_x', PCS_ALLOW_LIVE: 'yes' }), /looks like a sandbox key but PCS_ENVIRONMENT is live/);
+  assert.throws(() => loadConfig({ ...base, PCS_BASE_URL: 'https://live.example.com/v1' }), /PCS_ALLOW_LIVE/);
+  const live = loadConfig({ ...base, PCS_ENVIRONMENT: 'live', PCS_SECRET_KEY: 'sk_live_x', PCS_ALLOW_LIVE: 'yes' });
+  assert.equal(live.environment, 'live');
+  assert.equal(live.allowLiveWrites, false);
+});
+
+test('looksLive reads the words of host and path, not substrings of other words', () => {
+  assert.equal(looksLive('https://api-live.example.com/v1'), true);
+  assert.equal(looksLive('http://127.0.0.1:4010/live/v1'), true);
+  assert.equal(looksLive('https://delivery.example.com/v1'), false);
+  assert.equal(looksLive('http://127.0.0.1:4010/v1'), false);
+});

@@ -1,0 +1,63 @@
+/**
+ * The schemas against the reference's shapes: every case file in tests/schema-cases/
+ * lists values a schema must accept and values it must reject (with the JSON pointer
+ * the rejection must name). Cases are data; this runner is thin.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { schemaDocuments, validateAgainst, type SchemaName } from '../../contract/schemas.ts';
+
+interface SchemaCases {
+  schema: SchemaName;
+  valid: Array<{ name: string; value: unknown }>;
+  invalid: Array<{ name: string; value: unknown; pointer: string }>;
+}
+
+const casesDir = fileURLToPath(new URL('../schema-cases/', import.meta.url));
+const caseFiles = readdirSync(casesDir).filter((file) => file.endsWith('.json')).sort();
+const allCases = caseFiles.map((file) => JSON.parse(readFileSync(casesDir + file, 'utf8')) as SchemaCases);
+
+test('every schema has $id, title and a description citing the reference', () => {
+  assert.ok(schemaDocuments.size >= 15, `expected the 15 schemas, found ${schemaDocuments.size}`);
+  for (const [name, schema] of schemaDocuments) {
+    assert.match(String(schema.$id), /^https:\/\/collect-conformance\.dev\/schemas\/.+\.schema\.json$/, `${name}: $id`);
+    assert.ok(schema.title, `${name}: title`);
+    assert.match(String(schema.description), /Reference: /, `${name}: description must cite the reference`);
+    assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema', `${name}: draft 2020-12`);
+  }
+});
+
+test('every schema has a case file, and every case file names a schema', () => {
+  const covered = new Set(allCases.map((cases) => cases.schema));
+  for (const name of schemaDocuments.keys()) assert.ok(covered.has(name as SchemaName), `no tests/schema-cases/${name}.json`);
+  for (const cases of allCases) assert.ok(schemaDocuments.has(cases.schema), `case file for unknown schema ${cases.schema}`);
+});
+
+for (const cases of allCases) {
+  for (const { name, value } of cases.valid) {
+    test(`${cases.schema} accepts: ${name}`, () => {
+      assert.deepEqual(validateAgainst(cases.schema, value), []);
+    });
+  }
+  for (const { name, value, pointer } of cases.invalid) {
+    test(`${cases.schema} rejects: ${name} (at ${pointer || '/'})`, () => {
+      const violations = validateAgainst(cases.schema, value);
+      assert.ok(violations.length > 0, 'expected a violation');
+      assert.ok(
+        violations.some((violation) => violation.pointer === pointer),
+        `expected a violation at "${pointer}", got ${JSON.stringify(violations)}`,
+      );
+      for (const violation of violations) {
+        assert.ok(violation.expected.length > 0 && violation.actual.length > 0, 'violations name expected and actual');
+      }
+    });
+  }
+}
+
+test('response schemas accept fields beyond the documented ones (the reference says more exist)', () => {
+  for (const [name, schema] of schemaDocuments) {
+    assert.notEqual(schema.additionalProperties, false, `${name} must not forbid extra fields`);
+  }
+});
