@@ -5,10 +5,12 @@
  */
 import { defineConfig } from '@playwright/test';
 import { loadDotEnv } from './support/config.ts';
+import { allureCategories, environmentInfo } from './support/allure.ts';
 
 loadDotEnv();
 
 const outputRoot = process.env.PCS_OUTPUT_DIR ?? 'reports';
+const allureResultsDir = process.env.ALLURE_RESULTS_DIR ?? 'allure-results';
 
 export default defineConfig({
   testDir: './tests/conformance',
@@ -19,10 +21,26 @@ export default defineConfig({
   workers: process.env.PCS_WORKERS ? Number(process.env.PCS_WORKERS) : 2,
   timeout: 60_000,
   outputDir: `${outputRoot}/test-output`,
+  // Reports: list for the console, JUnit for CI, Playwright's HTML, Allure results (emptied
+  // first, so a report shows the last run only), and the conformance matrix and rule coverage.
   reporter: [
     ['list'],
     ['junit', { outputFile: `${outputRoot}/junit.xml` }],
     ['html', { open: 'never', outputFolder: `${outputRoot}/html` }],
+    ['./reporters/fresh-allure-results.ts', { resultsDir: allureResultsDir }],
+    [
+      'allure-playwright',
+      {
+        resultsDir: allureResultsDir,
+        detail: false,
+        suiteTitle: false,
+        environmentInfo: environmentInfo(),
+        categories: allureCategories(),
+      },
+    ],
+    ['./reporters/conformance-reporter.ts', { outputDir: outputRoot }],
+    // Sharded CI runs (npm run conformance:shard sets PCS_BLOB_DIR): a blob report per shard, merged by npm run report:merge.
+    ...(process.env.PCS_BLOB_DIR ? [['blob', { outputDir: process.env.PCS_BLOB_DIR }] as ['blob', { outputDir: string }]] : []),
   ],
   use: {
     // Traces record request headers; they stay off so that the key cannot leak through them.

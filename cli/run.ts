@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig, loadDotEnv } from '../support/config.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
@@ -94,9 +94,21 @@ export function playwrightArguments(flags: Map<string, string | true>, rest: str
   return [...args, ...rest];
 }
 
+const require = createRequire(import.meta.url);
+
 function playwrightCli(): string {
-  const require = createRequire(import.meta.url);
   return require.resolve('@playwright/test/cli');
+}
+
+/**
+ * Playwright transpiles TypeScript itself, but not under node_modules, which is where the
+ * suite lives once installed as a package: tsx's loader, registered in the runner and its
+ * workers through NODE_OPTIONS, loads the suite's .ts files there.
+ */
+export function withTypeScriptLoader(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const loader = `--import=${pathToFileURL(require.resolve('tsx/esm')).href}`;
+  const current = env.NODE_OPTIONS ?? '';
+  return current.includes(loader) ? env : { ...env, NODE_OPTIONS: `${current} ${loader}`.trim() };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -115,7 +127,7 @@ export async function run(argv: string[]): Promise<number> {
   const marker = resolve(env.PCS_OUTPUT_DIR!, 'target-unavailable.txt');
   rmSync(marker, { force: true });
   const child = spawn(process.execPath, [playwrightCli(), ...playwrightArguments(flags, rest)], {
-    env,
+    env: withTypeScriptLoader(env),
     stdio: 'inherit',
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);

@@ -8,6 +8,8 @@ import { EnvironmentStore, defaultStoreCap } from './store.ts';
 import { environmentRoutes } from './routes.ts';
 import { BadRequest } from './validation.ts';
 import { mockVersion, mockVersionHeader } from './version.ts';
+import { installFaults } from './faults.ts';
+import { installMutant } from './mutants.ts';
 
 export const sandboxPrefix = '/v1';
 export const livePrefix = '/live/v1';
@@ -24,6 +26,13 @@ export interface MockOptions {
   bodyLimit?: number;
   /** Log requests to stdout (pino); off by default. */
   logger?: boolean;
+  /**
+   * Name of a contract mutant to serve instead of the reference behaviour (mock/mutants.ts;
+   * used by npm run mutation to measure what the suite catches). Unset: the reference.
+   */
+  mutant?: string;
+  /** Transport faults to inject (mock/faults.ts; used to test the suite's transport handling). */
+  faults?: string;
 }
 
 export interface MockApp {
@@ -52,6 +61,10 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     // Never trust routing on odd input: unknown characters in paths are 404s, not 500s.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
+  // Injected transport faults (tests of the suite's transport); before the routes, so before authentication.
+  if (options.faults) installFaults(app, options.faults);
+  // Contract mutants and conforming variants (npm run mutation); before the routes, so their hooks run first.
+  if (options.mutant) installMutant(app, options.mutant, { keys: { sandbox: sandboxKey, live: liveKey }, stores });
 
   // JSON bodies: an empty body is "no body" (the token operation has none, and some clients
   // still send Content-Type: application/json); anything else goes to Fastify's safe parser.

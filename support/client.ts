@@ -8,7 +8,7 @@ import { operation, operationPath, type OperationId } from '../contract/operatio
 import { formatExchange, parseJsonBody, type Exchange } from './exchange.ts';
 import { redact, redactHeaders } from './redact.ts';
 import type { Target } from './target.ts';
-import { playwrightSender, sendWithPolicy, TargetAlreadyUnreachable, transportSettings, type TransportSettings } from './transport.ts';
+import { nodeSender, sendWithPolicy, TargetAlreadyUnreachable, transportSettings, type TransportSettings } from './transport.ts';
 
 /** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
 export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
@@ -64,11 +64,12 @@ export class ApiClient {
     const stepTitle = `${options.quiet ? 'cleanup: ' : ''}${op.method} ${new URL(url).pathname} (${operationId})`;
     return test.step(stepTitle, async () => {
       const started = performance.now();
-      // Timeouts, retries, rate limits and an unreachable target are the transport's (support/transport.ts);
-      // its errors carry only a masked first line, never Playwright's call log (which lists the headers).
+      // Timeouts, retries, rate limits and an unreachable target are the transport's (support/transport.ts).
+      // It sends through node:http, not this.request: Playwright reports its own fetches as steps whose
+      // errors list every request header, the key included; transport errors carry a masked first line.
       let result;
       try {
-        result = await sendWithPolicy(playwrightSender(this.request), { method: op.method, url, headers, data, operationId }, this.transport());
+        result = await sendWithPolicy(nodeSender(), { method: op.method, url, headers, data, operationId }, this.transport());
       } catch (error) {
         // One test reports an unreachable target; the others are skipped instead of failing the same way.
         if (error instanceof TargetAlreadyUnreachable) test.skip(true, error.message);

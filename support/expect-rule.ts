@@ -5,11 +5,12 @@
  * and actual value, the rule's sentence, its reference section, and a curl command
  * (key masked) that repeats the request.
  */
-import { expect as baseExpect } from '@playwright/test';
+import { expect as baseExpect, test } from '@playwright/test';
 import { rule } from '../contract/rules.ts';
 import { curlCommand, describeRequest, type Exchange } from './exchange.ts';
 import type { Violation } from './checks.ts';
 import { redact } from './redact.ts';
+import { violationTable } from './allure.ts';
 
 export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
   const entry = rule(ruleId);
@@ -23,10 +24,27 @@ export function ruleFailureMessage(ruleId: string, exchange: Exchange, violation
   return redact(lines.join('\n'));
 }
 
+/**
+ * Attaches the violations as a table (CSV; Allure shows it as a table) to the current test.
+ * Fire and forget: callers are synchronous, and an attachment with a body is recorded before
+ * the failure that follows it is reported.
+ */
+export function attachViolationTable(ruleId: string, violations: readonly Violation[]): void {
+  if (violations.length === 0) return;
+  let attached: Promise<void>;
+  try {
+    attached = test.info().attach(`${ruleId} violations`, { body: redact(violationTable(violations)), contentType: 'text/csv' });
+  } catch {
+    return; // outside a test (unit tests of the messages): nothing to attach to
+  }
+  attached.catch(() => undefined);
+}
+
 export const expect = baseExpect.extend({
   toSatisfyRule(exchange: Exchange, ruleId: string, violations: Violation[]) {
     rule(ruleId); // an unknown id is a bug in the test, not a pass
     const pass = violations.length === 0;
+    if (!pass) attachViolationTable(ruleId, violations);
     return {
       pass,
       name: 'toSatisfyRule',

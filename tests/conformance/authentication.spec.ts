@@ -71,13 +71,14 @@ const cases: AuthCase[] = [
   },
 ];
 
-function invalidCredentials(target: Target): Array<{ name: string; auth: Auth }> {
+function invalidCredentials(): Array<{ name: string; auth: Auth }> {
   const wrongKey = `cc_wrong_${randomBytes(12).toString('hex')}`;
+  // Only headers that carry no valid key: a server that also accepts its key in another
+  // form (another scheme, no scheme) is not refused for that, since the key itself is valid.
   return [
     { name: 'no Authorization header', auth: { kind: 'none' } },
-    { name: 'a malformed header (key without the Bearer scheme)', auth: { kind: 'header', value: target.secretKey } },
-    { name: 'a malformed header (Basic scheme)', auth: { kind: 'header', value: `Basic ${Buffer.from(`${target.secretKey}:`).toString('base64')}` } },
-    { name: 'a malformed header (Bearer without a key)', auth: { kind: 'header', value: 'Bearer' } },
+    { name: 'a malformed header (the Bearer scheme without a key)', auth: { kind: 'header', value: 'Bearer' } },
+    { name: 'a malformed header (a scheme and key with no separator)', auth: { kind: 'header', value: `Bearer_${wrongKey}` } },
     { name: 'a wrong key', auth: { kind: 'header', value: `Bearer ${wrongKey}` } },
   ];
 }
@@ -113,7 +114,7 @@ test.describe('authentication', () => {
         return transaction;
       });
       const request = await authCase.request(resources);
-      for (const credential of invalidCredentials(target)) {
+      for (const credential of invalidCredentials()) {
         await test.step(`with ${credential.name}`, async () => {
           const exchange = await api.call(authCase.operation, { ...request, auth: credential.auth });
           expectRule(authCase.rule, exchange, statusIs(exchange, 401), { soft: true });

@@ -1,0 +1,11 @@
+import fc from 'fast-check';
+const time = (name: string, f: () => unknown) => { const t = performance.now(); const r = f(); console.log(name, (performance.now() - t).toFixed(0), 'ms', JSON.stringify((r as unknown[]).slice(0, 3))); };
+const which = process.argv[2];
+const unicode = fc.oneof(fc.integer({ min: 0x20, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff })).map((c) => String.fromCodePoint(c));
+if (which === 'domain') time('domain', () => fc.sample(fc.domain(), 100));
+if (which === 'grapheme') time('grapheme', () => fc.sample(fc.string({ unit: 'grapheme', maxLength: 120 }), 100));
+if (which === 'custom') time('custom', () => fc.sample(fc.string({ unit: unicode, maxLength: 120 }), 100));
+if (which === 'webpath') time('webPath', () => fc.sample(fc.webPath(), 100));
+if (which === 'segment') time('webSegment', () => fc.sample(fc.webSegment(), 100));
+if (which === 'authority') time('webAuthority', () => fc.sample(fc.webAuthority(), 100));
+if (which === 'query') time('query', () => fc.sample(fc.webQueryParameters(), 100));

@@ -1,0 +1,20 @@
+import fc from 'fast-check';
+import { FastClient } from '../../support/fast-client.ts';
+import { acceptedTransactionBody } from '../../support/arbitraries.ts';
+import { bodyMatchesSchema } from '../../support/checks.ts';
+const client = new FastClient({ baseUrl: 'http://127.0.0.1:47222/v1', secretKey: 'sk_sandbox_collect_conformance_mock_0001', timeoutMs: 5000 });
+const target = { currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ', runId: 'x' };
+const bodies = fc.sample(acceptedTransactionBody(target), 2000);
+let t = performance.now();
+for (let i = 0; i < 2000; i++) await client.call('getBalance', { params: { id: 1 } });
+console.log('getBalance', (2000 / (performance.now() - t) * 1000).toFixed(0), 'req/s');
+t = performance.now();
+for (const b of bodies) await client.call('createTransaction', { body: b });
+console.log('create', (2000 / (performance.now() - t) * 1000).toFixed(0), 'req/s');
+t = performance.now();
+for (const b of bodies) { const e = await client.call('createTransaction', { body: b }); bodyMatchesSchema(e, 'transaction'); }
+console.log('create+validate', (2000 / (performance.now() - t) * 1000).toFixed(0), 'req/s');
+t = performance.now();
+fc.sample(acceptedTransactionBody(target), 2000);
+console.log('generation of 2000', (performance.now() - t).toFixed(0), 'ms');
+client.close();

@@ -1,0 +1,10 @@
+import fc from 'fast-check';
+import { acceptedTransactionBody } from '../../support/arbitraries.ts';
+import { validateAgainst } from '../../contract/schemas.ts';
+const target = { currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ', runId: 'x' };
+const r = await fc.check(fc.asyncProperty(acceptedTransactionBody<{ amount: number; description: string }>(target), async (b) => { if (b.amount >= 5000) throw new Error('x'); }), { numRuns: 100, seed: -553845947 });
+console.log(JSON.stringify(r.counterexample), r.counterexamplePath);
+const v = r.counterexample![0];
+console.log(validateAgainst('create-transaction-body', v));
+import { printable } from '../../support/properties.ts';
+console.log(printable(v), printable({ a: 'é\n' }));

@@ -1,0 +1,33 @@
+// Allure 3 configuration for `npm run report` (tools/report.ts): one self-contained HTML
+// file, tests grouped by resource > operation > rule, the suite's failure categories, and
+// history kept in a JSON-lines file that survives between runs when it is kept (nightly jobs
+// restore it before the report and save it after; see the README, "Reports").
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'allure';
+
+const outputRoot = process.env.PCS_OUTPUT_DIR ?? 'reports';
+const { categories } = JSON.parse(readFileSync(new URL('./reporters/failure-categories.json', import.meta.url), 'utf8'));
+
+export default defineConfig({
+  name: 'collect-conformance',
+  output: process.env.ALLURE_REPORT_DIR ?? `${outputRoot}/allure-report`,
+  historyPath: process.env.ALLURE_HISTORY_PATH ?? `${outputRoot}/allure-history.jsonl`,
+  historyLimit: 50,
+  // Allure 3 takes the Allure 2 keys (matchedStatuses, messageRegex) as they are.
+  categories: categories.map(({ id, name, matchedStatuses, messageRegex }) => ({
+    id,
+    name,
+    matchedStatuses,
+    ...(messageRegex === undefined ? {} : { messageRegex }),
+  })),
+  plugins: {
+    awesome: {
+      options: {
+        singleFile: true,
+        reportName: 'collect-conformance: Payment Collection Service API conformance',
+        reportLanguage: 'en',
+        groupBy: ['epic', 'feature', 'story'],
+      },
+    },
+  },
+});

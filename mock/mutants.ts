@@ -1,0 +1,174 @@
+/**
+ * Contract mutants of the reference mock (the `mutant` mock option), and conforming variants.
+ *
+ * The catalogue is derived from specs/openapi.json and specs/rules.json (mock/mutants/*.ts):
+ * each mutant breaks one rule, each variant conforms while choosing differently where the
+ * reference is silent. One mechanism serves them all: root-level Fastify hooks installed by
+ * installMutant, which rewrite requests before authentication, before the handler, and
+ * answers before they are sent.
+ *
+ * `mutant: '<name>'` serves one behaviour for every request. `mutant: '@header'` lets each
+ * request choose with the x-pcs-mutant header (no header: the reference): npm run mutation
+ * uses it to run many mutants against one mock process.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { OperationId } from '../contract/operations.ts';
+import type { EnvironmentStore } from './store.ts';
+import { documentedResponses } from './mutants/contract.ts';
+import type { Behaviour, Hooks, RequestContext, Rewrite } from './mutants/hooks.ts';
+import { shapeMutants } from './mutants/shape.ts';
+import { behaviourMutants } from './mutants/behaviour.ts';
+import { conformingVariants } from './mutants/variants.ts';
+
+export type { Behaviour } from './mutants/hooks.ts';
+
+/** The mutant option value that selects the behaviour per request. */
+export const perRequestMutant = '@header';
+export const mutantHeader = 'x-pcs-mutant';
+
+let catalogue: Behaviour[] | undefined;
+
+/** Every mutant (equivalent ones included, marked) and every conforming variant. */
+export function behaviours(): Behaviour[] {
+  if (catalogue) return catalogue;
+  const all = [...shapeMutants(), ...behaviourMutants(), ...conformingVariants()];
+  const seen = new Set<string>();
+  for (const behaviour of all) {
+    if (seen.has(behaviour.name)) throw new Error(`mock/mutants: duplicate behaviour name ${behaviour.name}`);
+    seen.add(behaviour.name);
+  }
+  catalogue = all;
+  return all;
+}
+
+export function mutants(): Behaviour[] {
+  return behaviours().filter((behaviour) => behaviour.kind === 'mutant');
+}
+
+export function variants(): Behaviour[] {
+  return behaviours().filter((behaviour) => behaviour.kind === 'variant');
+}
+
+export function findBehaviour(name: string): Behaviour | undefined {
+  return behaviours().find((behaviour) => behaviour.name === name);
+}
+
+export class UnknownMutantError extends Error {
+  override name = 'UnknownMutantError';
+}
+
+export interface MutantInstallOptions {
+  keys: { sandbox: string; live: string };
+  stores: { sandbox: EnvironmentStore; live: EnvironmentStore };
+}
+
+interface Resolved {
+  operation: OperationId;
+  environment: 'sandbox' | 'live';
+  hooks: Hooks;
+}
+
+/** Operations by "METHOD /route/:param" (Fastify's route syntax), from specs/openapi.json. */
+function routeTable(): Map<string, OperationId> {
+  return new Map(documentedResponses().map((response) => [`${response.method} ${response.path.replace(/\{(\w+)\}/g, ':$1')}`, response.operation]));
+}
+
+function applies(behaviour: Behaviour, operation: OperationId): boolean {
+  return behaviour.operations === 'all' || behaviour.operations.includes(operation);
+}
+
+function send(reply: FastifyReply, rewrite: Rewrite): FastifyReply {
+  reply.code(rewrite.status ?? 200);
+  if (rewrite.text !== undefined) {
+    reply.header('content-type', rewrite.contentType ?? 'text/plain; charset=utf-8');
+    return reply.send(rewrite.text);
+  }
+  reply.header('content-type', rewrite.contentType ?? 'application/json; charset=utf-8');
+  return reply.send(JSON.stringify(rewrite.json ?? null));
+}
+
+/**
+ * Installs the mutant switch on the mock's root (before the routes are registered, so that its
+ * hooks run before the routes' authentication). Throws UnknownMutantError for an unknown name.
+ */
+export function installMutant(app: FastifyInstance, spec: string, options: MutantInstallOptions): void {
+  const fixed = spec === perRequestMutant ? undefined : findBehaviour(spec);
+  if (spec !== perRequestMutant && !fixed) {
+    throw new UnknownMutantError(`unknown mutant "${spec.slice(0, 80)}" (list them with: npx tsx tools/mutation.ts --list)`);
+  }
+  const routes = routeTable();
+  // One instance of hooks per behaviour and mock: behaviours keep state (kept records, token aliases).
+  const instances = new Map<string, Hooks>();
+  const resolved = new WeakMap<FastifyRequest, Resolved>();
+
+  const hooksFor = (behaviour: Behaviour): Hooks => {
+    let hooks = instances.get(behaviour.name);
+    if (!hooks) {
+      hooks = behaviour.create();
+      instances.set(behaviour.name, hooks);
+    }
+    return hooks;
+  };
+
+  const context = (request: FastifyRequest, state: Resolved): RequestContext => ({
+    operation: state.operation,
+    environment: state.environment,
+    request,
+    store: options.stores[state.environment],
+    keys: state.environment === 'sandbox' ? { own: options.keys.sandbox, foreign: options.keys.live } : { own: options.keys.live, foreign: options.keys.sandbox },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    let behaviour = fixed;
+    if (!behaviour) {
+      const header = request.headers[mutantHeader];
+      const name = Array.isArray(header) ? header[0] : header;
+      if (name === undefined || name === '') return;
+      behaviour = findBehaviour(name);
+      if (!behaviour) {
+        return reply.code(400).send({ error: { status: 400, code: 'unknown_mutant', message: `unknown mutant "${name.slice(0, 80)}"` } });
+      }
+    }
+    const url = request.routeOptions.url;
+    if (url === undefined) return;
+    const environment = url.startsWith('/live/') ? 'live' : 'sandbox';
+    const operation = routes.get(`${request.method} ${url.replace(/^(\/live)?\/v1/, '')}`);
+    if (operation === undefined || !applies(behaviour, operation)) return;
+    const state: Resolved = { operation, environment, hooks: hooksFor(behaviour) };
+    resolved.set(request, state);
+    state.hooks.onRequest?.(context(request, state));
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const state = resolved.get(request);
+    const rewrite = state?.hooks.preHandler?.(context(request, state));
+    if (rewrite) return send(reply, rewrite);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = resolved.get(request);
+    if (!state?.hooks.onSend) return payload;
+    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    const header = reply.getHeader('content-type');
+    const contentType = typeof header === 'string' ? header : undefined;
+    let json: unknown;
+    if (contentType?.includes('json') && text !== '') {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    const rewrite = state.hooks.onSend({ ...context(request, state), status: reply.statusCode, contentType, text, json });
+    if (!rewrite) return payload;
+    if (rewrite.status !== undefined) reply.code(rewrite.status);
+    if (rewrite.contentType === null) reply.removeHeader('content-type');
+    else if (rewrite.contentType !== undefined) reply.header('content-type', rewrite.contentType);
+    if (rewrite.text !== undefined) return rewrite.text;
+    if (rewrite.json !== undefined) {
+      if (contentType === undefined && rewrite.contentType === undefined) reply.header('content-type', 'application/json; charset=utf-8');
+      return JSON.stringify(rewrite.json);
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * The one mechanism behind every mutant and conforming variant: three hook points of the
+ * mock (before authentication, before the handler, before sending) at which a behaviour may
+ * rewrite the request or the answer. Behaviours are data plus a factory of hooks, so each
+ * mock gets fresh per-behaviour state (remembered ids, token maps).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { OperationId } from '../../contract/operations.ts';
+import type { EnvironmentStore } from '../store.ts';
+
+export interface RequestContext {
+  operation: OperationId;
+  environment: 'sandbox' | 'live';
+  request: FastifyRequest;
+  store: EnvironmentStore;
+  /** The key of this environment and the key of the other one. */
+  keys: { own: string; foreign: string };
+}
+
+export interface ResponseContext extends RequestContext {
+  status: number;
+  /** The Content-Type about to be sent, if any. */
+  contentType: string | undefined;
+  /** The body about to be sent, as text ('' for none). */
+  text: string;
+  /** The body parsed as JSON when it is JSON; undefined otherwise. */
+  json: unknown;
+}
+
+/** A replacement answer, or parts of one; fields left out keep the original. */
+export interface Rewrite {
+  status?: number;
+  /** null removes the header. */
+  contentType?: string | null;
+  /** A JSON value to send (serialised here). */
+  json?: unknown;
+  /** A body sent as is (takes precedence over json). */
+  text?: string;
+}
+
+export interface Hooks {
+  /** Before authentication and body parsing: may change request headers. */
+  onRequest?(context: RequestContext): void;
+  /** After parsing, before the handler: may change request.body / request.params, or answer at once. */
+  preHandler?(context: RequestContext): Rewrite | void;
+  /** The answer about to be sent (success or error): may replace status, content type or body. */
+  onSend?(context: ResponseContext): Rewrite | void;
+}
+
+export type BehaviourKind = 'mutant' | 'variant';
+
+export interface Behaviour {
+  /** Stable name: passed as the mock's mutant option or in the x-pcs-mutant header. */
+  name: string;
+  kind: BehaviourKind;
+  /** The operator family it comes from (drop-field, type-change, reshape, status, auth, ...). */
+  operator: string;
+  /** Operations whose requests it touches; 'all' for every one. */
+  operations: OperationId[] | 'all';
+  description: string;
+  /** Mutants: the rule of specs/rules.json the behaviour breaks. */
+  rule?: string;
+  /** Mutants no request can observe: why (such mutants are listed and not counted). */
+  equivalent?: string;
+  create(): Hooks;
+}
+
+export function errorJson(status: number, code: string, message: string): { error: { status: number; code: string; message: string } } {
+  return { error: { status, code, message } };
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The objects of a documented body: the body itself, or each element of an array body. */
+export function bodyObjects(json: unknown): Record<string, unknown>[] {
+  if (Array.isArray(json)) return json.filter(isObject);
+  return isObject(json) ? [json] : [];
+}
+
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
+/** A plausible payment intent, for mutants that answer a send they should have refused. */
+export function syntheticIntent(amount: number, mode: string): Record<string, unknown> {
+  const stamp = new Date().toISOString();
+  return {
+    reference: 'pi_mutant000000',
+    amount,
+    status: 'pending',
+    currency_id: 1,
+    mode,
+    last_error_code: null,
+    created_at: stamp,
+    updated_at: stamp,
+    approved_at: null,
+    canceled_at: null,
+    deleted_at: null,
+    payment_method_id: 1,
+    transaction_key: '0'.repeat(32),
+    account_id: 1,
+  };
+}

@@ -1,0 +1,366 @@
+/**
+ * fast-check arbitraries derived from the JSON Schemas of schemas/ (the single source of
+ * truth), so that generated requests are never described a second time by hand.
+ *
+ * Supported keywords: exactly those schemas/ uses (type and type unions, format date-time /
+ * uri / email, enum, const, simple patterns, required and optional properties, nested
+ * objects, $ref to sibling files, arrays with minItems/maxItems, minimum/maximum,
+ * minLength/maxLength). A keyword outside this set is an error at build time rather than
+ * a silently ignored constraint (tests/unit/arbitraries.test.ts proves every schema builds
+ * and every value validates with ajv).
+ *
+ * Also "wrong type" arbitraries: values of a JSON type the schema does not allow, for the
+ * negative properties.
+ */
+import fc from 'fast-check';
+import { schemaDocument, type SchemaName } from '../contract/schemas.ts';
+import type { JSONSchema, JSONSchemaType } from '../contract/json-schema.ts';
+import { escapePointerToken } from '../contract/json-pointer.ts';
+
+/** Replaces the arbitrary of the value at a JSON pointer of the generated document. */
+export type Overrides = Record<string, fc.Arbitrary<unknown>>;
+
+export interface DeriveOptions {
+  /** Arbitraries to use instead of the schema's at these pointers (e.g. '/currency/iso'). */
+  overrides?: Overrides;
+  /** Optional properties never generated, by pointer (e.g. '/customer/id'). Dropping a required one is an error. */
+  omit?: string[];
+}
+
+/** Keywords that only describe (no constraint on values); everything else must be handled below. */
+const annotationKeywords = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples']);
+const handledKeywords = new Set([
+  '$ref',
+  'type',
+  'properties',
+  'required',
+  'items',
+  'minItems',
+  'maxItems',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+]);
+
+const allTypes: readonly JSONSchemaType[] = ['object', 'array', 'string', 'integer', 'number', 'boolean', 'null'];
+
+/** "customer.schema.json" → the document of schemas/customer.schema.json. */
+export function resolveRef(ref: string): JSONSchema {
+  const match = /^([a-z0-9-]+)\.schema\.json$/.exec(ref);
+  if (!match) throw new Error(`arbitraries: unsupported $ref "${ref}" (only sibling schema files)`);
+  return schemaDocument(match[1] as SchemaName);
+}
+
+function assertSupported(schema: JSONSchema, pointer: string): void {
+  for (const key of Object.keys(schema)) {
+    if (!annotationKeywords.has(key) && !handledKeywords.has(key)) {
+      throw new Error(`arbitraries: keyword "${key}" at ${pointer || '/'} is not supported; extend support/arbitraries.ts`);
+    }
+  }
+}
+
+function typesOf(schema: JSONSchema): JSONSchemaType[] {
+  if (schema.type === undefined) throw new Error('arbitraries: a schema without type (and without $ref/const/enum) is not supported');
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
+}
+
+// Dates a real service stores without trouble: four-digit years, milliseconds kept.
+const dateTime = fc
+  .date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2099-12-31T23:59:59.999Z'), noInvalidDate: true })
+  .map((date) => date.toISOString());
+
+/** Keys of free-form objects: prototype-related names are left out, since servers may refuse them on purpose (prototype pollution guards). */
+const metadataKey = fc
+  .string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 })
+  .filter((key) => key !== '__proto__' && key !== 'constructor' && key !== 'prototype');
+/**
+ * Any Unicode scalar value from the space up (no lone surrogates, which JSON text cannot carry
+ * faithfully). fast-check's 'binary' unit and webUrl would do, but cost about 2.5 s of table
+ * building in every worker, which is most of a default run's property time.
+ */
+const surrogates = 0xe000 - 0xd800;
+const unicodeChar = fc
+  .integer({ min: 0x20, max: 0x10ffff - surrogates })
+  // One range that skips the surrogates, so that shrinking heads for the space character.
+  .map((index) => String.fromCodePoint(index >= 0xd800 ? index + surrogates : index));
+
+/** Unicode text without lone surrogates (path parameters, free text). */
+export function unicodeText(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  return fc.string({ unit: unicodeChar, minLength, maxLength });
+}
+
+/** Absolute http(s) URLs: scheme, host, optional path and query of unreserved characters. */
+const urlPart = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-._~'), minLength: 1, maxLength: 12 });
+const webUrl = fc
+  .tuple(
+    fc.constantFrom('https', 'http'),
+    fc.webAuthority(),
+    fc.array(urlPart, { maxLength: 3 }),
+    fc.option(fc.array(fc.tuple(urlPart, urlPart), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+  )
+  .map(([scheme, authority, segments, query]) => {
+    const path = segments.length === 0 ? '' : `/${segments.join('/')}`;
+    const search = query === undefined ? '' : `?${query.map(([key, value]) => `${key}=${value}`).join('&')}`;
+    return `${scheme}://${authority}${path}${search}`;
+  });
+
+const metadataValue = fc.oneof(fc.string({ maxLength: 16 }), fc.integer(), fc.boolean(), fc.constant(null));
+
+function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
+  const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u');
+  const minLength = schema.minLength ?? 0;
+  const maxLength = schema.maxLength;
+  const lengthOk = (value: string): boolean => {
+    const length = [...value].length; // JSON Schema counts code points
+    return length >= minLength && (maxLength === undefined || length <= maxLength);
+  };
+  let base: fc.Arbitrary<string>;
+  switch (schema.format) {
+    case 'date-time':
+      base = dateTime;
+      break;
+    case 'uri':
+      base = webUrl;
+      break;
+    case 'email':
+      base = fc.emailAddress();
+      break;
+    case undefined:
+      if (pattern) {
+        base = fc.stringMatching(pattern);
+        break;
+      }
+      // ASCII most of the time (what forms send), full Unicode sometimes (what breaks encoders).
+      base = fc.oneof(
+        { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength: maxLength ?? 24 }) },
+        { weight: 1, arbitrary: fc.string({ unit: unicodeChar, minLength, maxLength: maxLength ?? 24 }) },
+      );
+      break;
+    default:
+      throw new Error(`arbitraries: format "${schema.format}" is not supported`);
+  }
+  // Formats and patterns decide the shape; the other constraints filter (they rarely reject).
+  return base.filter((value) => lengthOk(value) && (pattern === undefined || pattern.test(value)));
+}
+
+function typedArbitrary(type: JSONSchemaType, schema: JSONSchema, pointer: string, options: DeriveOptions): fc.Arbitrary<unknown> {
+  switch (type) {
+    case 'string':
+      return stringArbitrary(schema);
+    case 'integer':
+      // Unbounded integers stay in 32 bits: ids and amounts of real services are often 32-bit columns.
+      return fc.integer({ min: schema.minimum ?? -(2 ** 31), max: schema.maximum ?? 2 ** 31 - 1 });
+    case 'number':
+      return fc.double({ min: schema.minimum, max: schema.maximum, noNaN: true, noDefaultInfinity: true });
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'array': {
+      if (!schema.items) throw new Error(`arbitraries: array without items at ${pointer || '/'}`);
+      const minLength = schema.minItems ?? 0;
+      return fc.array(derive(schema.items, `${pointer}/0`, options), { minLength, maxLength: schema.maxItems ?? minLength + 3 });
+    }
+    case 'object':
+      return objectArbitrary(schema, pointer, options);
+  }
+}
+
+function objectArbitrary(schema: JSONSchema, pointer: string, options: DeriveOptions): fc.Arbitrary<Record<string, unknown>> {
+  const properties = schema.properties;
+  if (!properties) {
+    // A free-form object (custom_metadata): small flat records of JSON scalars.
+    return fc.dictionary(metadataKey, metadataValue, { maxKeys: 4 });
+  }
+  const required = new Set(schema.required ?? []);
+  const model: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [name, propertySchema] of Object.entries(properties)) {
+    const propertyPointer = `${pointer}/${escapePointerToken(name)}`;
+    if (options.omit?.includes(propertyPointer)) {
+      if (required.has(name)) throw new Error(`arbitraries: cannot omit required property ${propertyPointer}`);
+      continue;
+    }
+    model[name] = derive(propertySchema, propertyPointer, options);
+  }
+  const requiredKeys = Object.keys(model).filter((name) => required.has(name));
+  return fc.record(model, { requiredKeys });
+}
+
+/** An arbitrary of values valid against a (sub)schema; pointer is where it sits in the generated document. */
+export function derive(schema: JSONSchema, pointer = '', options: DeriveOptions = {}): fc.Arbitrary<unknown> {
+  const override = options.overrides?.[pointer];
+  if (override) return override;
+  assertSupported(schema, pointer);
+  if (schema.$ref !== undefined) return derive(resolveRef(schema.$ref), pointer, options);
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (schema.enum !== undefined) return fc.constantFrom(...schema.enum);
+  const types = typesOf(schema);
+  const arbitraries = types.map((type) => typedArbitrary(type, schema, pointer, options));
+  return arbitraries.length === 1 ? arbitraries[0]! : fc.oneof(...arbitraries);
+}
+
+/**
+ * Values valid against a schema of schemas/. The type parameter names the TypeScript shape
+ * (contract/types.ts) that mirrors the schema; tests/unit/arbitraries.test.ts validates
+ * generated values against the schema itself.
+ */
+export function arbitraryFor<T = unknown>(name: SchemaName, options: DeriveOptions = {}): fc.Arbitrary<T> {
+  return derive(schemaDocument(name), '', options) as fc.Arbitrary<T>;
+}
+
+/** The sub-schema at a pointer of a document, following $ref (e.g. '/phone_number/number'). */
+export function schemaAt(name: SchemaName, pointer: string): JSONSchema {
+  let schema = schemaDocument(name);
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    while (schema.$ref !== undefined) schema = resolveRef(schema.$ref);
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const next = schema.properties?.[key];
+    if (!next) throw new Error(`arbitraries: no property ${pointer} in schema ${name}`);
+    schema = next;
+  }
+  while (schema.$ref !== undefined) schema = resolveRef(schema.$ref);
+  return schema;
+}
+
+/** The JSON types a schema does not allow (integer allowed means non-integer numbers are not; number allows integers). */
+export function disallowedTypes(schema: JSONSchema): JSONSchemaType[] {
+  let resolved = schema;
+  while (resolved.$ref !== undefined) resolved = resolveRef(resolved.$ref);
+  const allowed = new Set(typesOf(resolved));
+  return allTypes.filter((type) => {
+    if (allowed.has(type)) return false;
+    if (type === 'integer' && allowed.has('number')) return false;
+    return true;
+  });
+}
+
+/** One value of each JSON type, for the wrong-type arbitraries; 'number' here means a non-integer number. */
+const valueOfType: Record<JSONSchemaType, fc.Arbitrary<unknown>> = {
+  string: fc.oneof(fc.string({ maxLength: 12 }), fc.stringMatching(/^\d{1,9}$/)),
+  integer: fc.integer(),
+  number: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
+  boolean: fc.boolean(),
+  null: fc.constant(null),
+  array: fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 6 })), { maxLength: 3 }),
+  object: fc.dictionary(metadataKey, metadataValue, { maxKeys: 3 }),
+};
+
+export interface WrongTypeOptions {
+  /** Leave null out: for an optional field many services read null as "absent", which the reference does not rule out. */
+  excludeNull?: boolean;
+}
+
+/** Values of a JSON type the schema does not allow. */
+export function wrongTypeFor(schema: JSONSchema, options: WrongTypeOptions = {}): fc.Arbitrary<unknown> {
+  const types = disallowedTypes(schema).filter((type) => !(options.excludeNull && type === 'null'));
+  if (types.length === 0) throw new Error('arbitraries: the schema allows every JSON type; no wrong type exists');
+  return fc.oneof(...types.map((type) => valueOfType[type]));
+}
+
+/** The pointers of the properties a schema declares, recursively (objects only, through $ref). */
+export function propertyPointers(name: SchemaName): string[] {
+  const pointers: string[] = [];
+  const walk = (schema: JSONSchema, pointer: string): void => {
+    let resolved = schema;
+    while (resolved.$ref !== undefined) resolved = resolveRef(resolved.$ref);
+    for (const [key, child] of Object.entries(resolved.properties ?? {})) {
+      const childPointer = `${pointer}/${escapePointerToken(key)}`;
+      pointers.push(childPointer);
+      walk(child, childPointer);
+    }
+  };
+  walk(schemaDocument(name), '');
+  return pointers;
+}
+
+/** True when the property at the pointer is required by its parent object schema. */
+export function isRequiredAt(name: SchemaName, pointer: string): boolean {
+  const cut = pointer.lastIndexOf('/');
+  const parent = schemaAt(name, pointer.slice(0, cut));
+  const key = pointer.slice(cut + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  return (parent.required ?? []).includes(key);
+}
+
+/** A copy of a JSON document with the value at a pointer replaced (parents are created when missing). */
+export function replaceAt(document: unknown, pointer: string, value: unknown): unknown {
+  if (pointer === '') return value;
+  const copy = structuredClone(document) as Record<string, unknown>;
+  const keys = pointer
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let current = copy;
+  for (const key of keys.slice(0, -1)) {
+    const next = current[key];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) current[key] = {};
+    current = current[key] as Record<string, unknown>;
+  }
+  current[keys[keys.length - 1]!] = value;
+  return copy;
+}
+
+export interface WrongTypeCase<T> {
+  /** The valid document the case started from. */
+  valid: T;
+  /** Where the wrong value was put. */
+  pointer: string;
+  value: unknown;
+  body: unknown;
+}
+
+/**
+ * Valid documents with exactly one field (among the given pointers) replaced by a value of
+ * a type its schema does not allow. Null is used only for required fields (see WrongTypeOptions).
+ */
+export function oneWrongField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[]): fc.Arbitrary<WrongTypeCase<T>> {
+  if (pointers.length === 0) throw new Error('oneWrongField: name at least one pointer');
+  const cases = pointers.map((pointer) =>
+    fc.record({
+      pointer: fc.constant(pointer),
+      value: wrongTypeFor(schemaAt(name, pointer), { excludeNull: !isRequiredAt(name, pointer) }),
+    }),
+  );
+  return fc
+    .tuple(valid, fc.oneof(...cases))
+    .map(([validDocument, { pointer, value }]) => ({ valid: validDocument, pointer, value, body: replaceAt(validDocument, pointer, value) }));
+}
+
+/** What a target needs in generated bodies it should accept: the values the suite is configured with. */
+export interface TargetValues {
+  currencyIso: string;
+  paymentMode: string;
+  phoneNumber: string;
+  phoneCountry: string;
+  runId: string;
+}
+
+/**
+ * Creation bodies a conforming target must accept: the schema's values, except where the
+ * reference leaves validity to the account (the currency iso and the payment mode must be
+ * the target's, a customer is new rather than referenced by an id that may not exist, its
+ * phone number and e-mail are real-looking). custom_metadata always carries the run id, so
+ * what a run creates on a sandbox can be found.
+ */
+export function acceptedTransactionBody<T extends { custom_metadata?: Record<string, unknown> }>(target: TargetValues): fc.Arbitrary<T> {
+  const phone = { number: Number(target.phoneNumber.replace(/^\+/, '')), country: target.phoneCountry };
+  return arbitraryFor<T>('create-transaction-body', {
+    overrides: {
+      '/currency/iso': fc.constant(target.currencyIso),
+      '/mode': fc.constant(target.paymentMode),
+      '/customer/email': fc.emailAddress(),
+      '/customer/phone_number': fc.constant(phone),
+    },
+    omit: ['/customer/id'],
+  }).map((body) => ({ ...body, custom_metadata: { ...body.custom_metadata, collect_conformance_run: target.runId } }));
+}
+
+/** The send shape's phone number of the target, or none (phone_number is optional). */
+export function acceptedSendPhone(target: TargetValues): fc.Arbitrary<{ number: string; country: string } | undefined> {
+  const number = target.phoneNumber.startsWith('+') ? target.phoneNumber : `+${target.phoneNumber}`;
+  return fc.option(fc.constant({ number, country: target.phoneCountry }), { nil: undefined });
+}

@@ -1,0 +1,180 @@
+/**
+ * The HTTP client of the generated requests (property and stateful tests): node:http(s)
+ * with a keep-alive agent, no Playwright step per request (thousands of steps would swamp
+ * the reports), and the same Exchange shape as support/client.ts, so that checks.ts and
+ * expect-rule.ts work on what it returns. It counts requests per operation and status for
+ * the one summary attachment each property test writes.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { operation, operationPath, type OperationId } from '../contract/operations.ts';
+import { parseJsonBody, type Exchange } from './exchange.ts';
+import { redact, redactHeaders } from './redact.ts';
+import { sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
+import type { Auth } from './client.ts';
+
+export { TransportError } from './transport.ts';
+
+export interface FastTarget {
+  baseUrl: string;
+  secretKey: string;
+  timeoutMs: number;
+}
+
+export interface FastCallOptions {
+  params?: Record<string, string | number>;
+  /** A JSON value to send, serialised by the client. */
+  body?: unknown;
+  /** A body sent exactly as given (malformed JSON). */
+  rawBody?: string;
+  /** Content-Type of rawBody (or of body, to declare a wrong one); JSON bodies default to application/json. */
+  contentType?: string;
+  auth?: Auth;
+  /** Cleanup requests: counted, but not part of the case's record (nor of a counterexample). */
+  quiet?: boolean;
+}
+
+/** One step of a generated case (a command of a stateful test) and the requests it made. */
+export interface CaseStep {
+  label: string | undefined;
+  exchanges: Exchange[];
+}
+
+export const outputDir = (): string => process.env.PCS_OUTPUT_DIR ?? 'reports';
+
+const staleSocketCodes = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * A Sender (support/transport.ts) that keeps every connection alive, creations included:
+ * generated requests are thousands of short sequential ones, and a handshake per request
+ * would halve their rate. The one risk of reuse, a server closing an idle connection just
+ * as a request is written on it, is handled the way Node documents it: a reset on a reused
+ * socket before any response byte means the request was not received; it is sent once more.
+ */
+function keepAliveSender(agent: http.Agent, transport: typeof http | typeof https): Sender {
+  const once = (request: OutgoingRequest, timeoutMs: number): Promise<IncomingResponse> =>
+    new Promise((resolve, reject) => {
+      const outgoing = transport.request(request.url, { method: request.method, headers: request.headers, agent, timeout: timeoutMs }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', (error) => reject(describe(error)));
+        incoming.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          resolve({ status: incoming.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+        });
+      });
+      outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error(`Timeout ${timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' })));
+      outgoing.on('error', (error: NodeJS.ErrnoException) => reject(Object.assign(describe(error), { stale: outgoing.reusedSocket && staleSocketCodes.has(error.code ?? '') })));
+      outgoing.end(request.data);
+    });
+  return async (request, timeoutMs) => {
+    try {
+      return await once(request, timeoutMs);
+    } catch (error) {
+      if ((error as { stale?: boolean }).stale) return once(request, timeoutMs);
+      throw error;
+    }
+  };
+}
+
+/** "CODE: message", so that the transport policy classifies the failure (refused, reset, timeout). */
+function describe(error: Error & { code?: string }): Error {
+  return new Error(error.code ? `${error.code}: ${error.message}` : error.message);
+}
+
+export class FastClient {
+  private readonly agent: http.Agent;
+  private readonly sender: Sender;
+  private readonly settings: TransportSettings;
+  /** Requests sent (retries included), by "operationId status". */
+  readonly counts = new Map<string, number>();
+  requests = 0;
+  /** The steps of the current generated case, in order (see startCase and step). */
+  caseSteps: CaseStep[] = [];
+
+  constructor(readonly target: FastTarget) {
+    const secure = target.baseUrl.startsWith('https:');
+    const transport = secure ? https : http;
+    // A few sockets reused by this worker's sequential requests: no handshake per request.
+    this.agent = new transport.Agent({ keepAlive: true, maxSockets: 4, keepAliveMsecs: 1000 });
+    this.sender = keepAliveSender(this.agent, transport);
+    // PCS_RETRIES, PCS_MAX_RPS, 429/503 handling and the target-unavailable marker: the suite's one transport policy.
+    this.settings = transportSettings(target.timeoutMs);
+  }
+
+  /** Starts the record of a new generated case (its exchanges become the counterexample when it fails). */
+  startCase(): void {
+    this.caseSteps = [];
+  }
+
+  /** Names the next requests of the case (a stateful command): failures print them as numbered steps. */
+  step(label: string): void {
+    this.caseSteps.push({ label, exchanges: [] });
+  }
+
+  /** Every exchange of the current case, in order. */
+  get caseExchanges(): Exchange[] {
+    return this.caseSteps.flatMap((step) => step.exchanges);
+  }
+
+  async call(operationId: OperationId, options: FastCallOptions = {}): Promise<Exchange> {
+    const op = operation(operationId);
+    const path = operationPath(operationId, options.params);
+    const url = this.target.baseUrl + path;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const auth = options.auth ?? { kind: 'key' };
+    if (auth.kind === 'key') headers.authorization = `Bearer ${this.target.secretKey}`;
+    if (auth.kind === 'header') headers.authorization = auth.value;
+    let data: string | undefined;
+    if (options.rawBody !== undefined) {
+      data = options.rawBody;
+      if (options.contentType !== undefined) headers['content-type'] = options.contentType;
+    } else if (options.body !== undefined) {
+      data = JSON.stringify(options.body);
+      headers['content-type'] = options.contentType ?? 'application/json';
+    }
+    if (data !== undefined) headers['content-length'] = String(Buffer.byteLength(data));
+
+    const started = performance.now();
+    const result = await sendWithPolicy(this.sender, { method: op.method, url, headers, data, operationId }, this.settings);
+    this.requests += result.attempts;
+    const response = { status: result.response.status, headers: result.response.headers, body: result.response.body.toString('utf8') };
+    const { json, jsonError } = parseJsonBody(response.body);
+    const exchange: Exchange = {
+      operation: operationId,
+      method: op.method,
+      path,
+      url,
+      requestHeaders: redactHeaders(headers),
+      requestBody: data === undefined ? undefined : redact(data),
+      status: response.status,
+      responseHeaders: redactHeaders(response.headers),
+      bodyText: redact(response.body),
+      json,
+      jsonError,
+      durationMs: Math.round(performance.now() - started),
+    };
+    const key = `${operationId} ${response.status}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    if (!options.quiet) {
+      if (this.caseSteps.length === 0) this.caseSteps.push({ label: undefined, exchanges: [] });
+      this.caseSteps[this.caseSteps.length - 1]!.exchanges.push(exchange);
+    }
+    return exchange;
+  }
+
+  /** "createTransaction 201 ×100" lines, sorted: the summary attached to each property test. */
+  summary(): string {
+    return [...this.counts.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, count]) => `${key} ×${count}`)
+      .join('\n');
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * Runner glue of the property-based and stateful tests: reads PCS_RUNS, PCS_SEED, PCS_PATH
+ * and PCS_PROPERTY_BUDGET_MS, runs a fast-check property inside a Playwright test with the
+ * keep-alive client, and on failure throws one message that names the rule, gives the
+ * seed and path, the minimal counterexample (numbered steps, each request as a curl
+ * command with the key masked) and the one command that replays it.
+ *
+ * Generated requests are not Playwright steps (thousands of steps would swamp Allure and
+ * the HTML report): each property test attaches one summary (requests per operation and
+ * status), plus the counterexample's exchanges when it fails, and appends its request
+ * count and duration to ${PCS_OUTPUT_DIR:-reports}/property-stats.jsonl for npm run bench.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import type { TestInfo } from '@playwright/test';
+import fc from 'fast-check';
+import { ConfigError } from './config.ts';
+import { curlCommand, describeRequest, formatExchange, type Exchange } from './exchange.ts';
+import { ruleFailureMessage } from './expect-rule.ts';
+import type { Violation } from './checks.ts';
+import { FastClient, outputDir, type CaseStep, type FastTarget } from './fast-client.ts';
+import { TargetAlreadyUnreachable, TransportError } from './transport.ts';
+import { redact } from './redact.ts';
+
+export interface PropertySettings {
+  /** Generated cases per property (PCS_RUNS). */
+  runs: number;
+  /** Seed to replay (PCS_SEED); unset: a fresh seed, printed on failure. */
+  seed: number | undefined;
+  /** Path of a counterexample to replay exactly (PCS_PATH, needs PCS_SEED), without its replay suffix. */
+  path: string | undefined;
+  /** Stateful tests: which commands of each shrunk sequence ran (the "~..." suffix of PCS_PATH; fc.commands replayPath). */
+  replayPath: string | undefined;
+  /** Time budget of each property in ms (PCS_PROPERTY_BUDGET_MS): a run stops generating after it and passes with what it checked. */
+  budgetMs: number;
+}
+
+export const defaultRuns = 100;
+export const defaultBudgetMs = 30_000;
+
+type Env = Record<string, string | undefined>;
+
+function value(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function propertySettings(env: Env = process.env): PropertySettings {
+  const runsText = value(env, 'PCS_RUNS');
+  if (runsText !== undefined && (!/^\d{1,7}$/.test(runsText) || Number(runsText) < 1)) {
+    throw new ConfigError('PCS_RUNS', `must be a positive integer (cases per property), got "${runsText.slice(0, 40)}"`);
+  }
+  const seedText = value(env, 'PCS_SEED');
+  if (seedText !== undefined && (!/^-?\d{1,10}$/.test(seedText) || Math.abs(Number(seedText)) > 2 ** 31)) {
+    throw new ConfigError('PCS_SEED', `must be an integer as printed by a failing property (32-bit), got "${seedText.slice(0, 40)}"`);
+  }
+  const fullPath = value(env, 'PCS_PATH');
+  if (fullPath !== undefined && !/^\d{1,9}(:\d{1,9}){0,9999}(~[A-Za-z0-9+/=_:-]{0,10000})?$/.test(fullPath)) {
+    throw new ConfigError('PCS_PATH', `must be a path as printed by a failing property (numbers separated by ":"), got "${fullPath.slice(0, 40)}"`);
+  }
+  const [path, replayPath] = fullPath === undefined ? [undefined, undefined] : (fullPath.split('~') as [string, string | undefined]);
+  if (path !== undefined && seedText === undefined) throw new ConfigError('PCS_PATH', 'needs PCS_SEED: a path replays a case of one seed');
+  const budgetText = value(env, 'PCS_PROPERTY_BUDGET_MS');
+  if (budgetText !== undefined && (!/^\d{1,9}$/.test(budgetText) || Number(budgetText) < 100)) {
+    throw new ConfigError('PCS_PROPERTY_BUDGET_MS', `must be an integer of at least 100 (milliseconds per property), got "${budgetText.slice(0, 40)}"`);
+  }
+  return {
+    runs: runsText === undefined ? defaultRuns : Number(runsText),
+    seed: seedText === undefined ? undefined : Number(seedText),
+    path,
+    replayPath,
+    budgetMs: budgetText === undefined ? defaultBudgetMs : Number(budgetText),
+  };
+}
+
+/** A rule broken by a generated case: thrown inside a predicate (see holds). */
+export class PropertyViolation extends Error {
+  override name = 'PropertyViolation';
+  constructor(
+    readonly ruleId: string,
+    readonly exchange: Exchange,
+    readonly violations: Violation[],
+    readonly precondition: boolean,
+  ) {
+    const text = ruleFailureMessage(ruleId, exchange, violations);
+    super(precondition ? `precondition failed: ${text}` : text);
+  }
+}
+
+/** Asserts a rule on an exchange inside a property: no violations, or the case fails. */
+export function holds(ruleId: string, exchange: Exchange, violations: Violation[]): void {
+  if (violations.length > 0) throw new PropertyViolation(ruleId, exchange, violations, false);
+}
+
+/** A step the case needs (e.g. creating the transaction it sends) broke another rule: reported as a precondition. */
+export function needs(ruleId: string, exchange: Exchange, violations: Violation[]): void {
+  if (violations.length > 0) throw new PropertyViolation(ruleId, exchange, violations, true);
+}
+
+/** What the runner uses of Playwright's TestInfo (a plain object in the unit tests). */
+export type PropertyTestInfo = Pick<TestInfo, 'title' | 'file' | 'parallelIndex' | 'timeout' | 'setTimeout' | 'annotations' | 'attach' | 'skip'>;
+
+export interface PropertyOptions<T, C> {
+  testInfo: PropertyTestInfo;
+  /** Where PCS_RUNS, PCS_SEED, PCS_PATH and PCS_PROPERTY_BUDGET_MS are read (default: process.env). */
+  env?: Env;
+  target: FastTarget;
+  /** The generated cases; a function for stateful tests, which need the replay path (and may depend on setup). */
+  arbitrary: fc.Arbitrary<T> | ((replayPath: string | undefined, context: C) => fc.Arbitrary<T>);
+  /** Checks one generated case; throws (holds/needs) when it breaks a rule. */
+  predicate: (value: T, client: FastClient, context: C) => Promise<void>;
+  /** Runs once before the cases (e.g. issues a token the cases reuse). */
+  setup?: (client: FastClient) => Promise<C>;
+  /** Print the failure and the counterexample's exchanges to stderr as well (default true; the unit tests turn it off). */
+  echo?: boolean;
+  /** Cases for this property instead of PCS_RUNS (e.g. a fraction of it for long stateful sequences). */
+  runs?: (settings: PropertySettings) => number;
+}
+
+export interface PropertyOutcome {
+  runs: number;
+  requests: number;
+  durationMs: number;
+  interrupted: boolean;
+  seed: number;
+}
+
+interface FailedCase {
+  error: unknown;
+  steps: CaseStep[];
+}
+
+/** Playwright's --grep is a regular expression: the title is escaped so that it matches itself only. */
+export function grepFor(title: string): string {
+  return title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export function replayCommand(seed: number, path: string, title: string): string {
+  return `PCS_SEED=${seed} PCS_PATH=${shellQuote(path)} npm run conformance -- --grep ${shellQuote(grepFor(title))}`;
+}
+
+/** fc.commands prints which commands ran as a replayPath comment; PCS_PATH carries it after a "~". */
+export function fullPath(path: string, counterexample: unknown): string {
+  if (counterexample === undefined) return path;
+  const replay = /\/\*replayPath="([^"]*)"\*\//.exec(fc.stringify(counterexample));
+  return replay ? `${path}~${replay[1]}` : path;
+}
+
+/** JSON with every character outside printable ASCII escaped: generated text may hold invisible code points. */
+export function printable(value: unknown): string {
+  const json = JSON.stringify(value) as string | undefined;
+  if (json === undefined) return fc.stringify(value);
+  return json.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+/** The failure message: the rule's own message first (the prefix the categories rely on), then how to replay. */
+export function failureMessage<T>(
+  title: string,
+  details: { seed: number; counterexamplePath: string | null; numRuns: number; numShrinks: number; counterexample: [T] | null },
+  failed: FailedCase,
+): string {
+  const error = failed.error;
+  const head =
+    error instanceof PropertyViolation ? error.message : `property failed with an error of the suite itself: ${error instanceof Error ? error.message : String(error)}`;
+  const lines = [head, '', `property "${title}": failed after ${details.numRuns} case(s), shrunk ${details.numShrinks} time(s)`];
+  const value = details.counterexample?.[0];
+  const path = details.counterexamplePath === null ? null : fullPath(details.counterexamplePath, value);
+  lines.push(`  seed: ${details.seed}`, `  path: ${path ?? '(none)'}`);
+  const labelled = failed.steps.some((step) => step.label !== undefined);
+  const request = (exchange: Exchange, prefix: string): string[] => [
+    `${prefix}${describeRequest(exchange)} → ${exchange.status}`,
+    `${' '.repeat(prefix.length)}${curlCommand(exchange)}`,
+  ];
+  if (labelled) {
+    // Stateful: the commands of the minimal sequence, numbered, each with its request(s).
+    lines.push('  minimal counterexample, as numbered steps:');
+    failed.steps.forEach((step, index) => {
+      lines.push(`    ${index + 1}. ${step.label ?? '(setup)'}`);
+      for (const exchange of step.exchanges) lines.push(...request(exchange, '       '));
+    });
+  } else {
+    if (value !== undefined) lines.push(`  minimal counterexample: ${printable(value).slice(0, 2000)}`);
+    lines.push('  its requests:');
+    failed.steps
+      .flatMap((step) => step.exchanges)
+      .forEach((exchange, index) => lines.push(...request(exchange, `    ${index + 1}. `)));
+  }
+  if (path !== null) lines.push(`  replay: ${replayCommand(details.seed, path, title)}`);
+  return redact(lines.join('\n'));
+}
+
+function recordStats(testInfo: PropertyTestInfo, title: string, outcome: PropertyOutcome, startedAt: number): void {
+  const line = JSON.stringify({
+    runId: process.env.PCS_RUN_ID ?? null,
+    title,
+    file: testInfo.file,
+    worker: testInfo.parallelIndex,
+    runs: outcome.runs,
+    requests: outcome.requests,
+    durationMs: outcome.durationMs,
+    startedAt,
+    endedAt: startedAt + outcome.durationMs,
+    interrupted: outcome.interrupted,
+  });
+  try {
+    mkdirSync(outputDir(), { recursive: true });
+    // One short line per append: O_APPEND keeps the lines of concurrent workers whole.
+    appendFileSync(`${outputDir()}/property-stats.jsonl`, `${line}\n`);
+  } catch {
+    // Statistics are for the benchmark; a read-only output directory must not fail the test.
+  }
+}
+
+/** Runs a property inside the current Playwright test; throws the failure message when a case breaks a rule. */
+export async function runProperty<T, C = undefined>(options: PropertyOptions<T, C>): Promise<PropertyOutcome> {
+  const settings = propertySettings(options.env);
+  const { testInfo } = options;
+  const title = testInfo.title;
+  testInfo.setTimeout(Math.max(testInfo.timeout, 2 * settings.budgetMs + 30_000));
+  const client = new FastClient(options.target);
+  const startedAt = Date.now();
+  const started = performance.now();
+  let lastFailure: FailedCase | undefined;
+  let transportFailure: TransportError | undefined;
+  let cases = 0;
+  try {
+    let context: C;
+    try {
+      context = options.setup ? await options.setup(client) : (undefined as C);
+    } catch (error) {
+      if (error instanceof PropertyViolation && !error.precondition) throw new Error(`precondition failed: ${error.message}`);
+      throw error;
+    }
+    const arbitrary = typeof options.arbitrary === 'function' ? options.arbitrary(settings.replayPath, context) : options.arbitrary;
+    const property = fc.asyncProperty(arbitrary, async (value: T) => {
+      // After a transport failure the remaining cases pass at once: nothing is shrunk, the transport error is reported.
+      if (transportFailure) return;
+      cases++;
+      client.startCase();
+      try {
+        await options.predicate(value, client, context);
+      } catch (error) {
+        if (error instanceof TransportError) {
+          transportFailure = error;
+          return;
+        }
+        // The last failing case is the minimal counterexample: shrinking only moves to cases that fail.
+        lastFailure = { error, steps: client.caseSteps.map((step) => ({ label: step.label, exchanges: [...step.exchanges] })) };
+        throw error;
+      }
+    });
+    const runs = options.runs ? options.runs(settings) : settings.runs;
+    const details = await fc.check(property, {
+      numRuns: runs,
+      seed: settings.seed,
+      path: settings.path,
+      // Replaying a path re-runs that one case; the reported counterexample is already minimal.
+      endOnFailure: settings.path !== undefined,
+      plugins: [fc.interruptAfterTimeLimit(settings.budgetMs)],
+    });
+    const outcome: PropertyOutcome = {
+      runs: cases,
+      requests: client.requests,
+      durationMs: Math.round(performance.now() - started),
+      interrupted: details.interrupted,
+      seed: details.seed,
+    };
+    testInfo.annotations.push({
+      type: 'property',
+      description: `seed ${details.seed}; ${cases} case(s), ${client.requests} request(s) in ${outcome.durationMs} ms${details.interrupted ? `; stopped by the ${settings.budgetMs} ms budget` : ''}`,
+    });
+    await testInfo.attach('generated requests', {
+      contentType: 'text/plain',
+      body: `seed ${details.seed}, ${cases} case(s), ${client.requests} request(s), ${outcome.durationMs} ms\n${client.summary()}\n`,
+    });
+    recordStats(testInfo, title, outcome, startedAt);
+    // Not a verdict on the target's conformance: the transport's own error (its name and prefix classify it), or a skip
+    // when an earlier test already found the target unreachable (as support/client.ts does).
+    if (transportFailure instanceof TargetAlreadyUnreachable) testInfo.skip(true, transportFailure.message);
+    if (transportFailure) throw transportFailure;
+    if (details.failed) {
+      const failed: FailedCase = lastFailure ?? { error: details.errorInstance, steps: [] };
+      const counterexample = details.counterexample as [T] | null;
+      const message = failureMessage(title, { ...details, counterexample }, failed);
+      const exchanges = failed.steps.flatMap((step) => step.exchanges);
+      for (const [index, exchange] of exchanges.entries()) {
+        await testInfo.attach(`counterexample request ${index + 1}: ${exchange.method} ${exchange.path} → ${exchange.status}`, {
+          contentType: 'text/plain',
+          body: formatExchange(exchange),
+        });
+      }
+      if (options.echo !== false) process.stderr.write(`${message}\n\n${exchanges.map((exchange) => indent(formatExchange(exchange), '  ')).join('\n\n')}\n`);
+      throw new Error(message);
+    }
+    return outcome;
+  } finally {
+    client.close();
+  }
+}

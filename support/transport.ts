@@ -1,0 +1,349 @@
+/**
+ * How the suite's requests travel: a per-request timeout, a client-side request rate
+ * (PCS_MAX_RPS), 429 and 502/503/504 handled with Retry-After and bounded retries
+ * (PCS_RETRIES), connection resets and timeouts retried with backoff and jitter for
+ * requests that are safe to repeat, and an unreachable target (refused, DNS, TLS)
+ * reported at once. None of these is a conformance verdict: they end in a TransportError
+ * whose message starts with "target unavailable:" or "rate limited:" (the prefixes of
+ * .work/contracts-between-parts.md) and append one line to the run's marker file.
+ *
+ * The sending itself is a Sender function, so that the policy here is tested without
+ * Playwright's test runner (tests/unit/transport.test.ts) and reused by global setup.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import http from 'node:http';
+import https from 'node:https';
+import type { OperationId } from '../contract/operations.ts';
+import { ConfigError } from './config.ts';
+import { redact } from './redact.ts';
+
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  data?: string;
+  /** The operation, when the request is one of the table's; decides whether it may be repeated. */
+  operationId?: OperationId;
+}
+
+export interface IncomingResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Sends one request once; throws on a network failure (whatever the underlying client throws). */
+export type Sender = (request: OutgoingRequest, timeoutMs: number) => Promise<IncomingResponse>;
+
+export interface TransportSettings {
+  timeoutMs: number;
+  /** Further attempts after the first, for 429/503 and for resets and timeouts of repeatable requests. */
+  retries: number;
+  /** Requests per second for this process (PCS_MAX_RPS divided among the workers); null: unlimited. */
+  maxRps: number | null;
+  /** The longest Retry-After the suite waits; a longer one ends the request as rate limited at once. */
+  maxRetryAfterMs: number;
+  /** First backoff delay; doubled per attempt, with jitter, up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** Where the marker line goes; null: no marker (unit tests of the policy). */
+  markerFile: string | null;
+}
+
+export interface TransportResult {
+  response: IncomingResponse;
+  attempts: number;
+  /** What happened on the way (retries, waits), for an annotation; empty when the first attempt answered. */
+  notes: string[];
+}
+
+export type TransportFailure = 'unreachable' | 'unavailable' | 'rate-limited';
+
+export class TransportError extends Error {
+  override name = 'TransportError';
+  constructor(
+    readonly failure: TransportFailure,
+    message: string,
+  ) {
+    super(redact(message));
+  }
+}
+
+/** Thrown instead of sending when the target was already found unreachable in this run: the test is skipped, not failed again. */
+export class TargetAlreadyUnreachable extends TransportError {
+  override name = 'TargetAlreadyUnreachable';
+}
+
+export const defaultRetries = 3;
+export const markerFileName = 'target-unavailable.txt';
+const unreachableTag = '(unreachable)';
+
+type Env = Record<string, string | undefined>;
+
+export function markerFilePath(env: Env = process.env): string {
+  return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', markerFileName);
+}
+
+/** PCS_RETRIES and PCS_MAX_RPS (PCS_TIMEOUT_MS is parsed by config.ts); a wrong value is a ConfigError. */
+export function transportVariables(env: Env = process.env): { retries: number; maxRps: number | null } {
+  const retriesText = env.PCS_RETRIES?.trim();
+  let retries = defaultRetries;
+  if (retriesText) {
+    if (!/^\d{1,2}$/.test(retriesText) || Number(retriesText) > 10) {
+      throw new ConfigError('PCS_RETRIES', `must be a whole number from 0 to 10, got "${retriesText.slice(0, 40)}"`);
+    }
+    retries = Number(retriesText);
+  }
+  const rpsText = env.PCS_MAX_RPS?.trim();
+  let maxRps: number | null = null;
+  if (rpsText) {
+    if (!/^\d{1,6}(\.\d{1,3})?$/.test(rpsText) || Number(rpsText) <= 0) {
+      throw new ConfigError('PCS_MAX_RPS', `must be a positive number of requests per second, got "${rpsText.slice(0, 40)}"`);
+    }
+    maxRps = Number(rpsText);
+  }
+  return { retries, maxRps };
+}
+
+/** The settings of a worker: PCS_MAX_RPS is a budget for the whole run, shared by the workers global setup counted. */
+export function transportSettings(timeoutMs: number, env: Env = process.env): TransportSettings {
+  const { retries, maxRps } = transportVariables(env);
+  const workers = Math.max(1, Number(env.PCS_WORKER_COUNT) || 1);
+  return {
+    timeoutMs,
+    retries,
+    maxRps: maxRps === null ? null : maxRps / workers,
+    maxRetryAfterMs: 20_000,
+    backoffMs: 250,
+    maxBackoffMs: 4_000,
+    markerFile: markerFilePath(env),
+  };
+}
+
+/** Creating transactions or customers and sending a transaction must never be repeated blindly. */
+export function safeToRepeat(request: Pick<OutgoingRequest, 'method' | 'operationId'>): boolean {
+  const method = request.method.toUpperCase();
+  if (method === 'GET' || method === 'HEAD' || method === 'DELETE') return true;
+  // Asking a transaction's payment link again gives the same link: the token operation is repeatable.
+  return request.operationId === 'getPaymentLink';
+}
+
+type NetworkFailure = 'unreachable' | 'timeout' | 'reset' | 'other';
+
+export function classifyNetworkError(message: string): NetworkFailure {
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|getaddrinfo/i.test(message)) return 'unreachable';
+  if (/certificate|CERT_|SSL|TLS|EPROTO|wrong version number|self[- ]signed|handshake/i.test(message)) return 'unreachable';
+  if (/Timeout \d+ms exceeded|timed out|ETIMEDOUT|ESOCKETTIMEDOUT|aborted due to timeout/i.test(message)) return 'timeout';
+  if (/ECONNRESET|socket hang up|EPIPE|ECONNABORTED|other side closed|UND_ERR_SOCKET|premature close/i.test(message)) return 'reset';
+  return 'other';
+}
+
+/** The first line of an error, secrets masked: Playwright appends a call log that lists request headers. */
+export function errorSummary(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const first = message.split('\n').find((line) => line.trim() !== '') ?? 'unknown error';
+  return redact(first.replace(/^apiRequestContext\.fetch:\s*/, '').trim()).slice(0, 300);
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** Exponential backoff with "equal jitter": half fixed, half random, so that workers do not retry in step. */
+export function backoffDelay(attempt: number, settings: Pick<TransportSettings, 'backoffMs' | 'maxBackoffMs'>, random: () => number = Math.random): number {
+  const ceiling = Math.min(settings.maxBackoffMs, settings.backoffMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+}
+
+/** Spaces requests out to at most maxRps per second in this process, whatever test sends them. */
+class RateGate {
+  private nextSlot = 0;
+  async pass(maxRps: number | null): Promise<void> {
+    if (maxRps === null) return;
+    const now = performance.now();
+    const slot = Math.max(now, this.nextSlot);
+    this.nextSlot = slot + 1000 / maxRps;
+    if (slot > now) await sleep(slot - now);
+  }
+}
+const gate = new RateGate();
+
+function requestName(request: OutgoingRequest): string {
+  let path = request.url;
+  try {
+    path = new URL(request.url).pathname;
+  } catch {
+    // keep the raw URL
+  }
+  return `${request.method.toUpperCase()} ${path}`;
+}
+
+/** Appends the run's marker line (the CLI exits 3 when the file exists); never fails the caller. */
+export function recordUnavailable(settings: Pick<TransportSettings, 'markerFile'>, line: string): void {
+  if (settings.markerFile === null) return;
+  try {
+    mkdirSync(dirname(settings.markerFile), { recursive: true });
+    appendFileSync(settings.markerFile, `${new Date().toISOString()} ${redact(line).replace(/\n/g, ' ')}\n`);
+  } catch {
+    // The failure itself is still reported by the test; the marker only sets the exit code.
+  }
+}
+
+function alreadyUnreachable(settings: Pick<TransportSettings, 'markerFile'>): string | null {
+  if (settings.markerFile === null || !existsSync(settings.markerFile)) return null;
+  try {
+    const line = readFileSync(settings.markerFile, 'utf8')
+      .split('\n')
+      .find((entry) => entry.includes(unreachableTag));
+    return line ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function fail(settings: TransportSettings, failure: TransportFailure, message: string): never {
+  const error = new TransportError(failure, message);
+  recordUnavailable(settings, failure === 'unreachable' ? `${error.message} ${unreachableTag}` : error.message);
+  throw error;
+}
+
+const gatewayStatuses = new Set([502, 503, 504]);
+
+/**
+ * Sends a request under the transport policy. Returns the response (any status, including
+ * 4xx and other 5xx: judging them is the tests' job) or throws a TransportError.
+ */
+export async function sendWithPolicy(
+  sender: Sender,
+  request: OutgoingRequest,
+  settings: TransportSettings,
+  random: () => number = Math.random,
+): Promise<TransportResult> {
+  const name = requestName(request);
+  const earlier = alreadyUnreachable(settings);
+  if (earlier !== null) {
+    throw new TargetAlreadyUnreachable('unreachable', `target unavailable: not sent (${name}); the target was found unreachable earlier in this run`);
+  }
+  const repeatable = safeToRepeat(request);
+  const notes: string[] = [];
+  let attempts = 0;
+  for (;;) {
+    attempts += 1;
+    const retriesLeft = attempts <= settings.retries;
+    await gate.pass(settings.maxRps);
+    let response: IncomingResponse;
+    try {
+      response = await sender(request, settings.timeoutMs);
+    } catch (error) {
+      const summary = errorSummary(error);
+      const kind = classifyNetworkError(summary);
+      if (kind === 'unreachable') {
+        fail(settings, 'unreachable', `target unavailable: ${name}: ${summary}`);
+      }
+      if (kind === 'other') throw new Error(`${name}: ${summary}`);
+      const what = kind === 'timeout' ? `no answer within ${settings.timeoutMs} ms` : 'connection reset';
+      if (!repeatable) {
+        fail(settings, 'unavailable', `target unavailable: ${name}: ${what} (${summary}); not repeated because it may have created something`);
+      }
+      if (!retriesLeft) {
+        fail(settings, 'unavailable', `target unavailable: ${name}: ${what} on ${attempts} attempts (${summary})`);
+      }
+      const delay = backoffDelay(attempts, settings, random);
+      notes.push(`attempt ${attempts}: ${what}; retried after ${delay} ms`);
+      await sleep(delay);
+      continue;
+    }
+
+    const limited = response.status === 429;
+    const gateway = gatewayStatuses.has(response.status);
+    if (!limited && !gateway) return { response, attempts, notes };
+
+    const advised = retryAfterMs(response.headers['retry-after']);
+    const advice = advised === null ? 'no Retry-After' : `Retry-After ${Math.round(advised / 1000)} s`;
+    if (limited) {
+      // A 429 means the request was refused, not carried out: repeating it is safe for every operation.
+      if (advised !== null && advised > settings.maxRetryAfterMs) {
+        fail(settings, 'rate-limited', `rate limited: ${name} answered 429 with ${advice}, longer than the ${settings.maxRetryAfterMs / 1000} s the suite waits`);
+      }
+      if (!retriesLeft) {
+        fail(settings, 'rate-limited', `rate limited: ${name} answered 429 on ${attempts} attempts (${advice}); lower PCS_MAX_RPS or PCS_WORKERS`);
+      }
+    } else {
+      if (!repeatable) {
+        fail(settings, 'unavailable', `target unavailable: ${name} answered ${response.status} (${advice}); not repeated because it may have created something`);
+      }
+      if (!retriesLeft || (advised !== null && advised > settings.maxRetryAfterMs)) {
+        fail(settings, 'unavailable', `target unavailable: ${name} answered ${response.status} on ${attempts} attempts (${advice})`);
+      }
+    }
+    const delay = advised ?? backoffDelay(attempts, settings, random);
+    notes.push(`attempt ${attempts}: ${response.status} (${advice}); retried after ${delay} ms`);
+    await sleep(delay);
+  }
+}
+
+/**
+ * A Sender over node:http/https. Not Playwright's APIRequestContext: Playwright records each
+ * of its fetches as a report step whose error carries a call log listing every request
+ * header, the key included (found by tests/unit/secrets.test.ts in blob and HTML reports).
+ * Here nothing but the suite's own redacted step and attachment reaches a report.
+ * Requests that may create something go on a fresh connection: a reset on a reused idle
+ * keep-alive connection would otherwise end a creation that the server never saw.
+ */
+const keepAlive = { http: new http.Agent({ keepAlive: true, maxSockets: 32 }), https: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
+const fresh = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
+
+export function nodeSender(): Sender {
+  return (request, timeoutMs) =>
+    new Promise<IncomingResponse>((resolveResponse, rejectResponse) => {
+      const url = new URL(request.url);
+      const secure = url.protocol === 'https:';
+      const body = request.data === undefined ? undefined : Buffer.from(request.data, 'utf8');
+      const headers: Record<string, string> = { ...request.headers };
+      if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) {
+        headers['content-length'] = String(body.length);
+      }
+      const agents = safeToRepeat(request) ? keepAlive : fresh;
+      let settled = false;
+      const settle = (action: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        action();
+      };
+      const outgoing = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? agents.https : agents.http }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', (error) => settle(() => rejectResponse(describeSocketError(error))));
+        incoming.on('aborted', () => settle(() => rejectResponse(new Error('ECONNRESET: the connection was reset during the response'))));
+        incoming.on('end', () => {
+          const responseHeaders: Record<string, string> = {};
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          settle(() => resolveResponse({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: Buffer.concat(chunks) }));
+        });
+      });
+      const timer = setTimeout(() => {
+        settle(() => rejectResponse(new Error(`Timeout ${timeoutMs}ms exceeded`)));
+        outgoing.destroy();
+      }, timeoutMs);
+      outgoing.on('error', (error) => settle(() => rejectResponse(describeSocketError(error))));
+      outgoing.end(body);
+    });
+}
+
+/** "CODE: message", so that classifyNetworkError sees the system error code (ECONNREFUSED, ENOTFOUND, EPROTO...). */
+function describeSocketError(error: Error & { code?: string }): Error {
+  return new Error(error.code ? `${error.code}: ${error.message}` : error.message);
+}

@@ -1,0 +1,238 @@
+/**
+ * Positive properties: generated valid requests for every operation, each checked against
+ * the rules of one kind (documented and inferred tests are separate, so that a
+ * "documented only" run is exact). Bodies come from schemas/ through support/arbitraries.ts.
+ */
+import fc from 'fast-check';
+import { test, requireWrites } from '../../../support/fixtures.ts';
+import { covers } from '../../../support/covers.ts';
+import { bodyMatchesSchema, bodyValueEquals, statusIsSuccess, type Violation } from '../../../support/checks.ts';
+import { acceptedSendPhone, acceptedTransactionBody } from '../../../support/arbitraries.ts';
+import { holds, needs, runProperty } from '../../../support/properties.ts';
+import type { FastClient } from '../../../support/fast-client.ts';
+import type { Exchange } from '../../../support/exchange.ts';
+import type { Target } from '../../../support/target.ts';
+import type { CreateTransactionBody } from '../../../contract/types.ts';
+import { describeValue, escapePointerToken } from '../../../contract/json-pointer.ts';
+
+interface Created {
+  body: CreateTransactionBody;
+  exchange: Exchange;
+  id: number;
+}
+
+/** Creates a transaction as a step of a case; its rules are preconditions of the link and send properties. */
+async function createTransaction(client: FastClient, body: CreateTransactionBody): Promise<Created> {
+  const exchange = await client.call('createTransaction', { body });
+  needs('TXN-CREATE-2XX', exchange, statusIsSuccess(exchange));
+  needs('TXN-CREATE-SCHEMA', exchange, bodyMatchesSchema(exchange, 'transaction'));
+  return { body, exchange, id: (exchange.json as { id: number }).id };
+}
+
+async function issueLink(client: FastClient, created: Created): Promise<Exchange> {
+  const exchange = await client.call('getPaymentLink', { params: { id: created.id } });
+  needs('LINK-2XX', exchange, statusIsSuccess(exchange));
+  needs('LINK-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-link'));
+  return exchange;
+}
+
+function echoViolations(exchange: Exchange, body: CreateTransactionBody): Violation[] {
+  return [
+    ...bodyValueEquals(exchange, '/amount', body.amount),
+    ...bodyValueEquals(exchange, '/description', body.description),
+    ...bodyValueEquals(exchange, '/callback_url', body.callback_url),
+  ];
+}
+
+/** Every element of a list body that has the given id; an empty list when none has. */
+function containsId(exchange: Exchange, id: number): Violation[] {
+  const list = Array.isArray(exchange.json) ? (exchange.json as Array<{ id?: unknown }>) : [];
+  return list.some((item) => item?.id === id)
+    ? []
+    : [{ location: 'body', expected: `an array holding an object with id ${id}`, actual: describeValue(exchange.json) }];
+}
+
+function configuredId(target: Target, which: 'balance' | 'currency'): number {
+  const id = which === 'balance' ? target.balanceId : target.currencyId;
+  test.skip(id === null, `PCS_${which.toUpperCase()}_ID is not set: no ${which} id to ask for`);
+  return id!;
+}
+
+test.describe('properties: valid requests', () => {
+  test('property: any valid creation body gives a Transaction echoing amount, description and callback_url', covers('TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO'), async ({ target }, testInfo) => {
+    requireWrites(target);
+    await runProperty({
+      testInfo,
+      target,
+      arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
+      async predicate(body, client) {
+        const exchange = await client.call('createTransaction', { body });
+        needs('TXN-CREATE-2XX', exchange, statusIsSuccess(exchange));
+        holds('TXN-CREATE-SCHEMA', exchange, bodyMatchesSchema(exchange, 'transaction'));
+        holds('TXN-CREATE-ECHO', exchange, echoViolations(exchange, body));
+      },
+    });
+  });
+
+  test('property: any valid creation body is accepted with a 2xx status', covers('TXN-CREATE-2XX'), async ({ target }, testInfo) => {
+    requireWrites(target);
+    await runProperty({
+      testInfo,
+      target,
+      arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
+      async predicate(body, client) {
+        const exchange = await client.call('createTransaction', { body });
+        holds('TXN-CREATE-2XX', exchange, statusIsSuccess(exchange));
+      },
+    });
+  });
+
+  test('property: any created transaction yields a link with a string token and a url', covers('LINK-SCHEMA', 'LINK-TOKEN-STRING'), async ({ target }, testInfo) => {
+    requireWrites(target);
+    await runProperty({
+      testInfo,
+      target,
+      arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
+      async predicate(body, client) {
+        const created = await createTransaction(client, body);
+        const exchange = await client.call('getPaymentLink', { params: { id: created.id } });
+        needs('LINK-2XX', exchange, statusIsSuccess(exchange));
+        holds('LINK-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-link'));
+        const token = (exchange.json as { token?: unknown }).token;
+        holds('LINK-TOKEN-STRING', exchange, typeof token === 'string' ? [] : [{ location: 'body /token', expected: 'a JSON string', actual: describeValue(token) }]);
+      },
+    });
+  });
+
+  test('property: any created transaction yields its link with a 2xx status and an absolute http(s) url', covers('LINK-2XX', 'LINK-URL-ABSOLUTE'), async ({ target }, testInfo) => {
+    requireWrites(target);
+    await runProperty({
+      testInfo,
+      target,
+      arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
+      async predicate(body, client) {
+        const created = await createTransaction(client, body);
+        const exchange = await client.call('getPaymentLink', { params: { id: created.id } });
+        holds('LINK-2XX', exchange, statusIsSuccess(exchange));
+        needs('LINK-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-link'));
+        const url = (exchange.json as { url: string }).url;
+        let absolute = false;
+        try {
+          absolute = ['http:', 'https:'].includes(new URL(url).protocol);
+        } catch {
+          absolute = false;
+        }
+        holds('LINK-URL-ABSOLUTE', exchange, absolute ? [] : [{ location: 'body /url', expected: 'an absolute http(s) URL', actual: describeValue(url) }]);
+      },
+    });
+  });
+
+  test('property: sending with the token exactly as returned gives schema-valid payment intents', covers('SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED'), async ({ target }, testInfo) => {
+    requireWrites(target);
+    await runProperty({
+      testInfo,
+      target,
+      arbitrary: fc.record({ body: acceptedTransactionBody<CreateTransactionBody>(target), phone: acceptedSendPhone(target) }),
+      async predicate({ body, phone }, client) {
+        const link = await issueLink(client, await createTransaction(client, body));
+        const token = (link.json as { token: unknown }).token;
+        const exchange = await client.call('sendTransaction', {
+          params: { mode: target.paymentMode },
+          body: phone === undefined ? { token } : { token, phone_number: phone },
+        });
+        holds('SEND-TOKEN-AS-RETURNED', exchange, statusIsSuccess(exchange));
+        holds('SEND-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-intent-list'));
+      },
+    });
+  });
+
+  test('property: a token of digits sent as a JSON integer is accepted', covers('SEND-TOKEN-INTEGER'), async ({ target }, testInfo) => {
+    requireWrites(target);
+    let integerForms = 0;
+    await runProperty({
+      testInfo,
+      target,
+      arbitrary: fc.record({ body: acceptedTransactionBody<CreateTransactionBody>(target), phone: acceptedSendPhone(target) }),
+      async predicate({ body, phone }, client) {
+        const link = await issueLink(client, await createTransaction(client, body));
+        const token = (link.json as { token: unknown }).token;
+        // Only digits without a leading zero that make a safe integer have an integer form (JSON cannot keep "0123"); other tokens have nothing to check here.
+        if (typeof token !== 'string' || !/^(0|[1-9]\d{0,15})$/.test(token) || !Number.isSafeInteger(Number(token))) return;
+        integerForms++;
+        const exchange = await client.call('sendTransaction', {
+          params: { mode: target.paymentMode },
+          body: phone === undefined ? { token: Number(token) } : { token: Number(token), phone_number: phone },
+        });
+        holds('SEND-TOKEN-INTEGER', exchange, statusIsSuccess(exchange));
+      },
+    });
+    test.skip(integerForms === 0, 'the target never returned a token of digits, so no token has an integer form');
+  });
+
+  test('property: sending a created transaction gives a 2xx and intents of the transaction amount', covers('SEND-2XX', 'SEND-AMOUNT-MATCHES'), async ({ target }, testInfo) => {
+    requireWrites(target);
+    await runProperty({
+      testInfo,
+      target,
+      arbitrary: fc.record({ body: acceptedTransactionBody<CreateTransactionBody>(target), phone: acceptedSendPhone(target) }),
+      async predicate({ body, phone }, client) {
+        const link = await issueLink(client, await createTransaction(client, body));
+        const token = (link.json as { token: unknown }).token;
+        const exchange = await client.call('sendTransaction', {
+          params: { mode: target.paymentMode },
+          body: phone === undefined ? { token } : { token, phone_number: phone },
+        });
+        holds('SEND-2XX', exchange, statusIsSuccess(exchange));
+        needs('SEND-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-intent-list'));
+        const intents = exchange.json as Array<{ amount: unknown }>;
+        holds(
+          'SEND-AMOUNT-MATCHES',
+          exchange,
+          intents.flatMap((intent, index) =>
+            intent.amount === body.amount
+              ? []
+              : [{ location: `body /${escapePointerToken(index)}/amount`, expected: describeValue(body.amount), actual: describeValue(intent.amount) }],
+          ),
+        );
+      },
+    });
+  });
+
+  for (const which of ['balance', 'currency'] as const) {
+    const operationId = which === 'balance' ? 'getBalance' : 'getCurrency';
+    const schema = which === 'balance' ? 'balance-list' : 'currency-list';
+    const documented = which === 'balance' ? 'BALANCE-ARRAY' : 'CURRENCY-ARRAY';
+    const success = which === 'balance' ? 'BALANCE-2XX' : 'CURRENCY-2XX';
+    const contains = which === 'balance' ? 'BALANCE-CONTAINS-ID' : 'CURRENCY-CONTAINS-ID';
+
+    // The generated part is the repetition (and order among the other workers' requests): the answer must hold every time.
+    test(`property: the configured ${which} id always gives an array of valid ${which} objects`, covers(documented), async ({ target }, testInfo) => {
+      const id = configuredId(target, which);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: fc.constant(id),
+        async predicate(value, client) {
+          const exchange = await client.call(operationId, { params: { id: value } });
+          needs(success, exchange, statusIsSuccess(exchange));
+          holds(documented, exchange, bodyMatchesSchema(exchange, schema));
+        },
+      });
+    });
+
+    test(`property: the configured ${which} id always gives a 2xx array containing that id`, covers(success, contains), async ({ target }, testInfo) => {
+      const id = configuredId(target, which);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: fc.constant(id),
+        async predicate(value, client) {
+          const exchange = await client.call(operationId, { params: { id: value } });
+          holds(success, exchange, statusIsSuccess(exchange));
+          needs(documented, exchange, bodyMatchesSchema(exchange, schema));
+          holds(contains, exchange, containsId(exchange, value));
+        },
+      });
+    });
+  }
+});

@@ -1,0 +1,126 @@
+/**
+ * The packaged command, as another repository uses it: `npm pack`, installed into an
+ * empty temporary project, then `npx collect-conformance` from there against a running
+ * mock (exit 0), a faulty one (exit 1), with a bad flag (exit 2, one line) and against a
+ * closed port (exit 3). Also `collect-conformance mock`, which prints its URLs and keys.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMockServer, type RunningMock } from '../../mock/server.ts';
+import { mockVersionHeader } from '../../mock/version.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let project: string;
+let good: RunningMock;
+let faulty: RunningMock;
+
+before(async () => {
+  project = mkdtempSync(join(tmpdir(), 'cc-installed-'));
+  execFileSync(npm, ['pack', '--pack-destination', project], { cwd: root, stdio: 'ignore' });
+  const tarball = readdirSync(project).find((file) => file.endsWith('.tgz'));
+  assert.ok(tarball, 'npm pack wrote no tarball');
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`], { cwd: project, stdio: 'ignore' });
+  good = await startMockServer();
+  faulty = await startMockServer();
+  // A server that breaks one documented rule: the created transaction does not echo the amount sent.
+  const store = faulty.mock.stores.sandbox;
+  const addTransaction = store.addTransaction.bind(store);
+  store.addTransaction = (fields) => ({ ...addTransaction(fields), amount: fields.amount + 1 });
+});
+
+after(async () => {
+  await good?.close();
+  await faulty?.close();
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+/**
+ * Runs the installed command asynchronously (the mocks live in this process and must keep
+ * answering). npm's own warnings about this machine's configuration are dropped from stderr.
+ */
+function collectConformance(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('npx', ['--no-install', 'collect-conformance', ...args], {
+    cwd: project,
+    env: { ...process.env, PCS_BASE_URL: '', PCS_SECRET_KEY: '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const ownStderr = stderr.split('\n').filter((line) => !line.startsWith('npm warn')).join('\n');
+      resolve({ code, stdout, stderr: ownStderr });
+    });
+  });
+}
+
+const targetFlags = (mock: RunningMock) => ['--base-url', mock.sandboxBaseUrl, '--secret-key-env', 'MOCK_KEY', '--balance-id', '1', '--currency-id', '1', '--reporter', 'dot'];
+
+test('against a running reference mock: exit 0', async () => {
+  const run = await collectConformance(targetFlags(good), { MOCK_KEY: good.sandboxKey });
+  assert.equal(run.code, 0, run.stdout.slice(-2000) + run.stderr.slice(-2000));
+  assert.match(run.stdout, /\d+ passed/);
+  assert.ok(!run.stdout.includes(good.sandboxKey) && !run.stderr.includes(good.sandboxKey), 'the key never appears in the output');
+});
+
+test('against a faulty server: exit 1, and the failure names the rule', async () => {
+  const run = await collectConformance([...targetFlags(faulty), '--grep', '@TXN-CREATE-ECHO'], { MOCK_KEY: faulty.sandboxKey });
+  assert.equal(run.code, 1);
+  assert.match(run.stdout, /TXN-CREATE-ECHO \(documented\) violated by createTransaction/);
+  assert.match(run.stdout, /at body \/amount: expected \d+ \(number\), actual \d+ \(number\)/);
+});
+
+test('with a bad flag: exit 2 and one line', async () => {
+  const run = await collectConformance(['--shard', 'x']);
+  assert.equal(run.code, 2);
+  assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+  assert.match(run.stderr, /--shard: must be i\/n/);
+});
+
+test('against a closed port: exit 3', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address() as { port: number };
+      server.close(() => resolve(address.port));
+    });
+  });
+  const run = await collectConformance(['--base-url', `http://127.0.0.1:${port}/v1`, '--secret-key-env', 'MOCK_KEY', '--reporter', 'dot'], { MOCK_KEY: 'sk_sandbox_x' });
+  assert.equal(run.code, 3, run.stdout.slice(-1500) + run.stderr.slice(-1500));
+  assert.match(run.stdout + run.stderr, /target unavailable/);
+});
+
+test('collect-conformance mock starts the mock and prints its base URLs and keys', async () => {
+  // Its own process group, so that stopping it stops npx's child too.
+  const child = spawn('npx', ['--no-install', 'collect-conformance', 'mock', '--port', '0'], { cwd: project, env: process.env, detached: true });
+  try {
+    const output = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const timer = setTimeout(() => reject(new Error(`mock did not start: ${text}`)), 60_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('Ctrl+C')) {
+          clearTimeout(timer);
+          resolve(text);
+        }
+      });
+    });
+    const base = /PCS_BASE_URL=(\S+)/.exec(output)?.[1];
+    const key = /PCS_SECRET_KEY=(\S+)/.exec(output)?.[1];
+    assert.ok(base && key, output);
+    const response = await fetch(`${base}/currencies/1`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(response.status, 200);
+    assert.ok(response.headers.get(mockVersionHeader), 'version header');
+  } finally {
+    process.kill(-child.pid!, 'SIGINT');
+  }
+});

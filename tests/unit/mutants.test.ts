@@ -1,0 +1,234 @@
+/**
+ * The mutant catalogue (mock/mutants.ts): big enough, every mutant names a rule of the
+ * catalogue, and every mutant and variant really changes what the mock answers. The last
+ * point is checked by replaying one fixed sequence of requests (app.inject, no network)
+ * against the reference and against each behaviour, and comparing the answers once values
+ * that change from run to run (timestamps, random tokens and references) are masked.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildMockApp } from '../../mock/app.ts';
+import { behaviours, mutants, variants, installMutant, UnknownMutantError } from '../../mock/mutants.ts';
+import { referenceExtras } from '../../mock/mutants/shape.ts';
+import { documentedResponses } from '../../mock/mutants/contract.ts';
+import { isRuleId, rule } from '../../contract/rules.ts';
+import { operations } from '../../contract/operations.ts';
+
+interface Answer {
+  status: number;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+type Inject = (method: 'GET' | 'POST' | 'DELETE', url: string, options?: { body?: unknown; raw?: string; contentType?: string; auth?: string | null }) => Promise<Answer>;
+
+const isoDateTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+/** Masks what differs between two runs of the same requests: times, random tokens, references, keys. */
+function mask(value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (isoDateTime.test(value) && !value.startsWith('2024-01-15')) return '<now>';
+    return value.replace(/(trx|pi)_[0-9a-f]{12}/g, '$1_<random>').replace(/\b[0-9a-f]{32}\b/g, '<hex>').replace(/\d{10,}/g, '<digits>');
+  }
+  if (Array.isArray(value)) return value.map(mask);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mask(item)]));
+  return value;
+}
+
+function injector(mutant: string | undefined): { inject: Inject; keys: { sandbox: string; live: string }; close: () => Promise<void> } {
+  const mock = buildMockApp(mutant === undefined ? {} : { mutant });
+  const inject: Inject = async (method, url, options = {}) => {
+    const headers: Record<string, string> = {};
+    const auth = options.auth === undefined ? `Bearer ${mock.sandboxKey}` : options.auth;
+    if (auth !== null) headers.authorization = auth;
+    let payload: string | undefined;
+    if (options.raw !== undefined) {
+      payload = options.raw;
+      headers['content-type'] = options.contentType ?? 'application/json';
+    } else if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await mock.app.inject({ method, url, headers, payload });
+    let body: unknown = response.body;
+    try {
+      body = response.body === '' ? '' : JSON.parse(response.body);
+    } catch {
+      body = response.body;
+    }
+    const contentType = response.headers['content-type'];
+    return { status: response.statusCode, contentType: typeof contentType === 'string' ? contentType : undefined, body };
+  };
+  return { inject, keys: { sandbox: mock.sandboxKey, live: mock.liveKey }, close: () => mock.app.close() };
+}
+
+const transaction = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  description: 'probe',
+  amount: 1500,
+  currency: { iso: 'XOF' },
+  callback_url: 'https://example.com/cb',
+  custom_metadata: { probe: true },
+  ...extra,
+});
+
+const idOf = (answer: Answer): number => (answer.body as { id?: number } | undefined)?.id ?? 999_999;
+
+/** One fixed sequence of requests touching every operator of the catalogue; returns every answer. */
+async function probe(mutant: string | undefined): Promise<Answer[]> {
+  const { inject, keys, close } = injector(mutant);
+  const answers: Answer[] = [];
+  const call: Inject = async (...args) => {
+    const answer = await inject(...args);
+    answers.push(answer);
+    return answer;
+  };
+  try {
+    const customer = (email: string) => call('POST', '/v1/customers', { body: { email } });
+    const first = idOf(await customer('a@example.com'));
+    const second = idOf(await customer('b@example.com'));
+    await call('DELETE', `/v1/customers/${first}`);
+    await call('DELETE', `/v1/customers/${first}`);
+    await call('DELETE', '/v1/customers/999999');
+    await call('DELETE', '/v1/customers/not-a-number');
+
+    const created = await call('POST', '/v1/transactions', {
+      body: transaction({ mode: 'mtn', customer: { email: 'c@example.com', phone_number: { number: 22997000001, country: 'BJ' } } }),
+    });
+    const transactionId = idOf(created);
+    await call('POST', '/v1/transactions', { body: transaction({ customer: { id: second } }) });
+    await call('POST', '/v1/transactions', { body: transaction({ amount: '1500' }) });
+    await call('POST', '/v1/transactions', { raw: '{"amount": ' });
+    await call('POST', '/v1/transactions', { raw: '<amount/>', contentType: 'application/xml' });
+
+    const link = await call('POST', `/v1/transactions/${transactionId}/token`);
+    const rawToken = (link.body as { token?: unknown } | undefined)?.token;
+    const token = typeof rawToken === 'string' || typeof rawToken === 'number' ? String(rawToken) : '0';
+    await call('POST', '/v1/transactions/999999/token');
+    await call('POST', '/v1/transactions/not-a-number/token');
+
+    const phone = { number: '+22997000001', country: 'BJ' };
+    await call('POST', '/v1/transactions/mtn', { body: { token } });
+    if (/^\d{1,15}$/.test(token)) await call('POST', '/v1/transactions/mtn', { body: { token: Number(token) } });
+    await call('POST', '/v1/transactions/mtn', { body: { phone_number: phone } });
+    await call('POST', '/v1/transactions/mtn', { body: { token, phone_number: phone } });
+    await call('POST', '/v1/transactions/mtn', { body: { token, phone_number: phone.number } });
+    await call('POST', '/v1/transactions/mtn', { body: { token: '0123456789999' } });
+    await call('POST', '/v1/transactions/mtn', { raw: '{"token": ' });
+    await call('POST', '/v1/transactions/no-such-mode', { body: { token } });
+
+    for (const resource of ['balances', 'currencies']) {
+      for (const id of ['1', '999999', 'not-a-number']) await call('GET', `/v1/${resource}/${id}`);
+    }
+
+    // Authentication, per operation: no header, a wrong key, a malformed header, the other
+    // environment's key, a transaction token; and the valid key last (it changes state).
+    const third = idOf(await customer('d@example.com'));
+    const requests: Array<[Parameters<Inject>[0], string, unknown]> = [
+      ['DELETE', `/v1/customers/${third}`, undefined],
+      ['POST', '/v1/transactions', transaction()],
+      ['POST', `/v1/transactions/${transactionId}/token`, undefined],
+      ['POST', '/v1/transactions/mtn', { token }],
+      ['GET', '/v1/balances/1', undefined],
+      ['GET', '/v1/currencies/1', undefined],
+    ];
+    for (const [method, url, body] of requests) {
+      for (const auth of [null, 'Bearer sk_wrong_0000', `Basic ${Buffer.from('x:').toString('base64')}`, `Bearer ${keys.live}`, `Bearer ${token}`]) {
+        await call(method, url, { body, auth });
+      }
+    }
+    for (const [method, url, body] of requests) await call(method, url, { body });
+  } finally {
+    await close();
+  }
+  return answers.map((answer) => ({ ...answer, body: mask(answer.body) }));
+}
+
+test('the catalogue holds at least 60 mutants that are not equivalent', () => {
+  const counted = mutants().filter((mutant) => !mutant.equivalent);
+  assert.ok(counted.length >= 60, `only ${counted.length} non-equivalent mutants`);
+});
+
+test('every mutant names a rule of specs/rules.json that concerns one of its operations', () => {
+  for (const mutant of mutants()) {
+    assert.ok(mutant.rule && isRuleId(mutant.rule), `${mutant.name}: rule ${mutant.rule} is not in specs/rules.json`);
+    // An equivalent mutant may sit outside its rule's operations: that can be why it is unobservable.
+    if (mutant.equivalent) continue;
+    const ruleOperations = rule(mutant.rule).operations;
+    const touched = mutant.operations === 'all' ? ruleOperations : mutant.operations;
+    assert.ok(
+      touched.some((operation) => ruleOperations.includes(operation)),
+      `${mutant.name}: rule ${mutant.rule} concerns ${ruleOperations.join(', ')}, the mutant ${touched.join(', ')}`,
+    );
+  }
+});
+
+test('equivalent mutants say why, variants name no rule, operations exist', () => {
+  const known = new Set(operations.map((operation) => operation.id));
+  for (const behaviour of behaviours()) {
+    if (behaviour.equivalent !== undefined) assert.ok(behaviour.equivalent.length > 20, `${behaviour.name}: give the reason it is equivalent`);
+    if (behaviour.kind === 'variant') assert.equal(behaviour.rule, undefined, `${behaviour.name}: a variant breaks no rule`);
+    if (behaviour.operations !== 'all') for (const operation of behaviour.operations) assert.ok(known.has(operation), `${behaviour.name}: ${operation}`);
+  }
+  assert.ok(variants().length >= 10);
+});
+
+test('every documented response field has a drop mutant and at least one type-change mutant', () => {
+  const names = new Set(mutants().map((mutant) => mutant.name));
+  for (const response of documentedResponses().filter((r) => !r.undocumented)) {
+    for (const field of response.fields) {
+      assert.ok(names.has(`${response.operation}.${field.name}.drop`), `${response.operation}.${field.name}.drop`);
+      assert.ok([...names].some((name) => name.startsWith(`${response.operation}.${field.name}.`) && !name.endsWith('.drop')), `${response.operation}.${field.name} type change`);
+    }
+  }
+});
+
+test('an unknown mutant name is refused when the mock is built', () => {
+  assert.throws(() => buildMockApp({ mutant: 'no-such-mutant' }), UnknownMutantError);
+  assert.equal(typeof installMutant, 'function');
+});
+
+test('referenceExtras lists exactly the undocumented fields the reference mock sends', async () => {
+  const { inject, close } = injector(undefined);
+  try {
+    const created = await inject('POST', '/v1/transactions', { body: transaction() });
+    const id = idOf(created);
+    const link = await inject('POST', `/v1/transactions/${id}/token`);
+    const token = (link.body as { token: string }).token;
+    const answers: Record<string, unknown> = {
+      createTransaction: created.body,
+      getPaymentLink: link.body,
+      sendTransaction: (await inject('POST', '/v1/transactions/mtn', { body: { token } })).body,
+      getBalance: (await inject('GET', '/v1/balances/1')).body,
+      getCurrency: (await inject('GET', '/v1/currencies/1')).body,
+    };
+    for (const response of documentedResponses().filter((r) => !r.undocumented && r.fields.length > 0)) {
+      const answer = answers[response.operation];
+      const object = (Array.isArray(answer) ? answer[0] : answer) as Record<string, unknown>;
+      const documented = new Set(response.fields.map((field) => field.name));
+      const extras = Object.keys(object).filter((key) => !documented.has(key)).sort();
+      assert.deepEqual(extras, [...(referenceExtras[response.operation] ?? [])].sort(), response.operation);
+    }
+  } finally {
+    await close();
+  }
+});
+
+test('the probe sequence is deterministic against the reference (masking is sufficient)', async () => {
+  assert.deepEqual(await probe(undefined), await probe(undefined));
+});
+
+test('every non-equivalent mutant and every variant changes what the mock answers', async () => {
+  const reference = await probe(undefined);
+  const unchanged: string[] = [];
+  for (const behaviour of behaviours()) {
+    if (behaviour.equivalent) continue;
+    const answers = await probe(behaviour.name);
+    try {
+      assert.deepEqual(answers, reference);
+      unchanged.push(behaviour.name);
+    } catch {
+      // It differs: the behaviour is active.
+    }
+  }
+  assert.deepEqual(unchanged, [], `behaviours that change nothing: ${unchanged.join(', ')}`);
+});

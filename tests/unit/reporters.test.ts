@@ -1,0 +1,370 @@
+/**
+ * The reporters' logic on synthetic data: failure categories (with the message prefixes of
+ * .work/contracts-between-parts.md, produced by the real ruleFailureMessage), verdicts per
+ * rule, the conformance matrix and the rule coverage, their Markdown, the Playwright
+ * reporter end to end on fake test cases, and the Allure labels of support/allure.ts.
+ *
+ *   node --import tsx --test tests/unit/reporters.test.ts
+ */
+import { afterEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FullConfig, Suite, TestCase } from '@playwright/test/reporter';
+import { rules, type Rule } from '../../contract/rules.ts';
+import { classifyFailure, failureCategories } from '../../reporters/categories.ts';
+import {
+  buildCoverage,
+  buildMatrix,
+  combineVerdicts,
+  outcomeForRule,
+  ruleNamedBy,
+  type TestRecord,
+} from '../../reporters/conformance-model.ts';
+import ConformanceReporter, { outputFiles, recordOf, stripAnsi } from '../../reporters/conformance-reporter.ts';
+import FreshAllureResults from '../../reporters/fresh-allure-results.ts';
+import { cell, firstLine, renderCoverageMarkdown, renderMatrixMarkdown, type RunHeader } from '../../reporters/markdown.ts';
+import { parseStatusAnnotation, recordedRequests } from '../../reporters/status-annotation.ts';
+import {
+  allureCategories,
+  environmentInfo,
+  headingAnchor,
+  ruleSectionLink,
+  ruleStory,
+  severityOf,
+  testOperations,
+  violationTable,
+} from '../../support/allure.ts';
+import type { Exchange } from '../../support/exchange.ts';
+import { ruleFailureMessage } from '../../support/expect-rule.ts';
+import { registerSecret } from '../../support/redact.ts';
+
+const secret = 'sk_sandbox_unit_reporters_secret_42';
+registerSecret(secret);
+
+function exchange(overrides: Partial<Exchange> = {}): Exchange {
+  return {
+    operation: 'deleteCustomer',
+    method: 'DELETE',
+    path: '/customers/7',
+    url: 'http://127.0.0.1:4010/v1/customers/7',
+    requestHeaders: { accept: 'application/json', authorization: 'Bearer ***' },
+    requestBody: undefined,
+    status: 200,
+    responseHeaders: { 'content-type': 'application/json' },
+    bodyText: '{}',
+    json: {},
+    jsonError: undefined,
+    durationMs: 3,
+    ...overrides,
+  };
+}
+
+/** What Playwright puts in front of a thrown error's message. */
+const asThrown = (message: string, name = 'Error'): string => `${name}: ${message}`;
+
+describe('failure categories', () => {
+  test('a status violation of a rule is non-conformance: status, and the message names the rule', () => {
+    const message = ruleFailureMessage('CUSTOMER-DELETE-404', exchange(), [{ location: 'status', expected: '404', actual: '200' }]);
+    assert.equal(classifyFailure(asThrown(message)).id, 'non-conformance-status');
+    assert.equal(ruleNamedBy(asThrown(message)), 'CUSTOMER-DELETE-404');
+  });
+
+  test('a schema violation is non-conformance: schema; a content type one is non-conformance: content type', () => {
+    const schema = ruleFailureMessage('CURRENCY-ARRAY', exchange({ operation: 'getCurrency', method: 'GET' }), [
+      { location: 'body /0/default', expected: 'type boolean (schema currency-list)', actual: '"yes" (string)' },
+    ]);
+    assert.equal(classifyFailure(asThrown(schema)).id, 'non-conformance-schema');
+    const contentType = ruleFailureMessage('JSON-CONTENT-TYPE', exchange({ operation: 'getCurrency', method: 'GET' }), [
+      { location: 'header content-type', expected: 'application/json', actual: '"text/plain"' },
+    ]);
+    assert.equal(classifyFailure(asThrown(contentType)).id, 'non-conformance-content-type');
+  });
+
+  test('status wins over body when a message has both', () => {
+    const message = ruleFailureMessage('TXN-CREATE-SCHEMA', exchange({ operation: 'createTransaction', method: 'POST' }), [
+      { location: 'body /amount', expected: 'type integer', actual: '"12" (string)' },
+      { location: 'status', expected: 'a 2xx status', actual: '500' },
+    ]);
+    assert.equal(classifyFailure(asThrown(message)).id, 'non-conformance-status');
+  });
+
+  test('a precondition failure is non-conformance too, and names the rule that broke', () => {
+    const message = `precondition failed: ${ruleFailureMessage('TXN-CREATE-2XX', exchange({ operation: 'createTransaction', method: 'POST', status: 500 }), [
+      { location: 'status', expected: 'a 2xx status', actual: '500' },
+    ])}`;
+    assert.equal(classifyFailure(asThrown(message, 'PreconditionError')).id, 'non-conformance-status');
+    assert.equal(ruleNamedBy(asThrown(message, 'PreconditionError')), 'TXN-CREATE-2XX');
+  });
+
+  test('authentication rules, and a refused key (401 where a rule expected else), are authentication', () => {
+    const rule = ruleFailureMessage('AUTH-DELETE-401', exchange(), [{ location: 'status', expected: '401', actual: '204' }]);
+    assert.equal(classifyFailure(asThrown(rule)).id, 'authentication');
+    const refused = ruleFailureMessage('CUSTOMER-DELETE-404', exchange({ status: 401 }), [{ location: 'status', expected: '404', actual: '401' }]);
+    assert.equal(classifyFailure(asThrown(refused)).id, 'authentication');
+  });
+
+  test('target unavailable, rate limited, and anything else', () => {
+    assert.equal(classifyFailure(asThrown('target unavailable: getBalance: ECONNREFUSED', 'TransportError')).id, 'target-unavailable');
+    assert.equal(classifyFailure('rate limited: getBalance answered 429 on 4 attempts').id, 'rate-limited');
+    assert.equal(classifyFailure('Test timeout of 60000ms exceeded.').id, 'suite-error');
+    assert.equal(classifyFailure(asThrown("Cannot read properties of undefined (reading 'id')", 'TypeError')).id, 'suite-error');
+    assert.equal(ruleNamedBy('Test timeout of 60000ms exceeded.'), undefined);
+  });
+
+  test('the categories end in a catch-all, and Allure gets them with its statuses', () => {
+    assert.equal(failureCategories.at(-1)?.messageRegex, undefined);
+    const forAllure = allureCategories();
+    assert.deepEqual(forAllure.map((category) => category.name), failureCategories.map((category) => category.name));
+    assert.deepEqual(forAllure[0]?.matchedStatuses, ['failed', 'broken']);
+  });
+});
+
+const ruleA: Rule = { id: 'RULE-A', kind: 'documented', section: 'S', operations: ['getBalance', 'getCurrency'], text: 'A.', reference: 'a' };
+const ruleB: Rule = { id: 'RULE-B', kind: 'inferred', section: 'S', operations: ['getCurrency'], text: 'B.', reference: 'b' };
+const ruleC: Rule = { id: 'RULE-C', kind: 'inferred', section: 'S', operations: ['deleteCustomer'], text: 'C | pipe.', reference: 'c' };
+const syntheticRules = [ruleA, ruleB, ruleC];
+const columns = ['deleteCustomer', 'getBalance', 'getCurrency'];
+
+function record(overrides: Partial<TestRecord>): TestRecord {
+  return { title: 't', location: 'x.spec.ts:1', rules: [], outcome: 'passed', requests: [], ...overrides };
+}
+
+const failure = (rulesNamed: string[], unattributed = false): TestRecord['failure'] => ({
+  message: 'Error: RULE-B (inferred) violated by getCurrency: GET /v1/currencies/1 → 500',
+  category: 'non-conformance-status',
+  categoryName: 'Non-conformance: status',
+  rules: rulesNamed,
+  unattributed,
+});
+
+describe('verdicts', () => {
+  test('fail beats pass beats skip; blocked counts as not checked', () => {
+    assert.equal(combineVerdicts(['passed', 'failed', 'skipped']), 'fail');
+    assert.equal(combineVerdicts(['skipped', 'flaky']), 'pass');
+    assert.equal(combineVerdicts(['skipped', 'blocked']), 'skip');
+    assert.equal(combineVerdicts([]), 'skip');
+  });
+
+  test('a failure naming another rule blocks this one; an unattributed failure fails every rule of the test', () => {
+    const blocked = record({ rules: ['RULE-A'], outcome: 'failed', failure: failure(['RULE-B']) });
+    assert.equal(outcomeForRule(blocked, 'RULE-A'), 'blocked');
+    assert.equal(outcomeForRule(blocked, 'RULE-B'), 'failed');
+    const unknown = record({ rules: ['RULE-A'], outcome: 'failed', failure: failure([], true) });
+    assert.equal(outcomeForRule(unknown, 'RULE-A'), 'failed');
+  });
+});
+
+describe('conformance matrix and rule coverage', () => {
+  const tests: TestRecord[] = [
+    record({ title: 'a on balance', rules: ['RULE-A'], requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 200 }] }),
+    record({
+      title: 'a on currency',
+      rules: ['RULE-A'],
+      outcome: 'failed',
+      failure: failure(['RULE-A']),
+      requests: [
+        { operation: 'getCurrency', method: 'GET', path: '/currencies/1', status: 500 },
+        { operation: 'getCurrency', method: 'GET', path: '/currencies/1', status: 200 },
+      ],
+    }),
+    record({ title: 'b skipped', rules: ['RULE-B'], outcome: 'skipped' }),
+  ];
+
+  test('cells carry the verdict and the statuses each operation answered; a test with no request counts for every operation of its rule', () => {
+    const matrix = buildMatrix(syntheticRules, columns, tests);
+    const cellOf = (rule: string, operation: string) => matrix.cells.find((c) => c.rule === rule && c.operation === operation);
+    assert.deepEqual(cellOf('RULE-A', 'getBalance'), { operation: 'getBalance', rule: 'RULE-A', verdict: 'pass', tests: ['a on balance'], statuses: [200] });
+    assert.deepEqual(cellOf('RULE-A', 'getCurrency')?.statuses, [200, 500]);
+    assert.equal(cellOf('RULE-A', 'getCurrency')?.verdict, 'fail');
+    assert.equal(cellOf('RULE-B', 'getCurrency')?.verdict, 'skip');
+    assert.equal(cellOf('RULE-C', 'deleteCustomer'), undefined, 'no test covers RULE-C');
+    assert.deepEqual(matrix.totals, { tests: 3, passed: 1, failed: 1, skipped: 1, flaky: 0 });
+  });
+
+  test('coverage lists every rule with its tests and verdict, and the rules no test covers', () => {
+    const coverage = buildCoverage(syntheticRules, tests);
+    assert.deepEqual(coverage.rules.map((entry) => [entry.id, entry.verdict]), [['RULE-A', 'fail'], ['RULE-B', 'skip'], ['RULE-C', 'not covered']]);
+    assert.deepEqual(coverage.uncovered, ['RULE-C']);
+    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 1, skip: 1, notCovered: 1 });
+    assert.equal(coverage.rules[0]?.tests[1]?.category, 'non-conformance-status');
+  });
+
+  test('Markdown: one row per rule, marks and statuses in cells, empty where the rule does not apply, pipes escaped', () => {
+    const header: RunHeader = { target: 'http://127.0.0.1:1/v1', environment: 'sandbox', runId: 'r1', finishedAt: '2026-01-01T00:00:00Z' };
+    const matrix = renderMatrixMarkdown(buildMatrix(syntheticRules, columns, tests), header);
+    assert.match(matrix, /^\| Rule \| Kind \| deleteCustomer \| getBalance \| getCurrency \|$/m);
+    assert.match(matrix, /^\| RULE-A \| documented \|  \| ✅ 200 \| ❌ 200, 500 \|$/m);
+    assert.match(matrix, /^\| RULE-B \| inferred \|  \|  \| ⏭️ \|$/m);
+    assert.match(matrix, /^\| RULE-C \| inferred \| ⚠️ not covered \|  \|  \|$/m);
+    const coverage = renderCoverageMarkdown(buildCoverage(syntheticRules, tests), header);
+    assert.match(coverage, /^\| RULE-A \| documented \| ❌ fail \| a on balance<br>❌ a on currency \| Non-conformance: status: RULE-B \(inferred\) violated by/m);
+    assert.match(coverage, /Rules no test covers: RULE-C\./);
+    assert.equal(cell('a | b\nc'), 'a \\| b c');
+    assert.equal(firstLine('PreconditionError: x\ny'), 'x');
+  });
+});
+
+describe('status annotations', () => {
+  test('parses what support/client.ts records, ignores anything else', () => {
+    assert.deepEqual(parseStatusAnnotation('getPaymentLink POST /transactions/12/token → 200'), {
+      operation: 'getPaymentLink',
+      method: 'POST',
+      path: '/transactions/12/token',
+      status: 200,
+    });
+    assert.equal(parseStatusAnnotation('documented'), undefined);
+    assert.equal(recordedRequests([{ type: 'rule', description: 'X' }, { type: 'status', description: 'getBalance GET /balances/1 → 404' }]).length, 1);
+  });
+});
+
+/** A TestCase as the reporter reads it; the rest of Playwright's interface is not used. */
+function fakeTest(options: {
+  title: string;
+  rules: string[];
+  outcome: 'expected' | 'unexpected' | 'skipped' | 'flaky';
+  status: 'passed' | 'failed' | 'skipped';
+  statuses: string[];
+  errors?: string[];
+}): TestCase {
+  const fake = {
+    title: options.title,
+    annotations: [{ type: 'kind', description: 'documented' }, ...options.rules.map((id) => ({ type: 'rule', description: id }))],
+    location: { file: '/project/tests/conformance/x.spec.ts', line: 3, column: 1 },
+    titlePath: () => ['', 'conformance', 'x.spec.ts', 'describe', options.title],
+    outcome: () => options.outcome,
+    results: [
+      {
+        status: options.status,
+        annotations: options.statuses.map((description) => ({ type: 'status', description })),
+        errors: (options.errors ?? []).map((message) => ({ message })),
+      },
+    ],
+  };
+  return fake as unknown as TestCase;
+}
+
+describe('the Playwright reporter', () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const directory of made.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  test('records a test: rules, requests of its last attempt, failure with category and rules named, key masked', () => {
+    const test = fakeTest({
+      title: 'unknown id',
+      rules: ['CUSTOMER-DELETE-404'],
+      outcome: 'unexpected',
+      status: 'failed',
+      statuses: ['deleteCustomer DELETE /customers/9 → 200'],
+      errors: [`\u001b[31mError: CUSTOMER-DELETE-404 (documented) violated by deleteCustomer: DELETE /v1/customers/9 → 200\n  at status: expected 404, actual 200\n  key ${secret}\u001b[39m`],
+    });
+    const recorded = recordOf(test, '/project');
+    assert.equal(recorded.title, 'describe › unknown id');
+    assert.equal(recorded.location, 'tests/conformance/x.spec.ts:3');
+    assert.deepEqual(recorded.rules, ['CUSTOMER-DELETE-404']);
+    assert.deepEqual(recorded.requests, [{ operation: 'deleteCustomer', method: 'DELETE', path: '/customers/9', status: 200 }]);
+    assert.equal(recorded.failure?.category, 'non-conformance-status');
+    assert.deepEqual(recorded.failure?.rules, ['CUSTOMER-DELETE-404']);
+    assert.ok(!recorded.failure?.message.includes(secret), 'the key is masked');
+    assert.ok(!recorded.failure?.message.includes('\u001b['), 'ANSI codes are removed');
+    assert.equal(stripAnsi('\u001b[2ma\u001b[22m'), 'a');
+  });
+
+  test('writes the matrix and the coverage (Markdown, JSON) for every rule, and appends to $GITHUB_STEP_SUMMARY', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'cc-reporter-'));
+    made.push(directory);
+    const summary = join(directory, 'step-summary.md');
+    writeFileSync(summary, '# before\n');
+    const saved = process.env.GITHUB_STEP_SUMMARY;
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    try {
+      const reporter = new ConformanceReporter({ outputDir: join(directory, 'out') });
+      const tests = [
+        fakeTest({ title: 'deleted', rules: ['CUSTOMER-DELETE-204'], outcome: 'expected', status: 'passed', statuses: ['deleteCustomer DELETE /customers/1 → 204'] }),
+        fakeTest({ title: 'skipped', rules: ['BALANCE-2XX'], outcome: 'skipped', status: 'skipped', statuses: [] }),
+      ];
+      const suite = { allTests: () => tests } as unknown as Suite;
+      reporter.onBegin({ rootDir: '/project' } as FullConfig, suite);
+      reporter.onEnd({ status: 'passed', startTime: new Date(), duration: 1 });
+      const coverage = JSON.parse(readFileSync(join(directory, 'out', outputFiles.coverageJson), 'utf8')) as ReturnType<typeof buildCoverage>;
+      assert.equal(coverage.rules.length, rules.length);
+      assert.equal(coverage.rules.find((entry) => entry.id === 'CUSTOMER-DELETE-204')?.verdict, 'pass');
+      assert.equal(coverage.rules.find((entry) => entry.id === 'BALANCE-2XX')?.verdict, 'skip');
+      assert.equal(coverage.uncovered.length, rules.length - 2);
+      const matrix = readFileSync(join(directory, 'out', outputFiles.matrixMarkdown), 'utf8');
+      for (const entry of rules) assert.match(matrix, new RegExp(`^\\| ${entry.id} \\|`, 'm'));
+      assert.match(matrix, /^\| CUSTOMER-DELETE-204 \| documented \| ✅ 204 \|/m);
+      JSON.parse(readFileSync(join(directory, 'out', outputFiles.matrixJson), 'utf8'));
+      const appended = readFileSync(summary, 'utf8');
+      assert.ok(appended.startsWith('# before\n'), 'the summary is appended to, not replaced');
+      assert.match(appended, /## Conformance matrix/);
+      assert.match(appended, /## Rule coverage/);
+    } finally {
+      if (saved === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+      else process.env.GITHUB_STEP_SUMMARY = saved;
+    }
+  });
+});
+
+describe('Allure labels and environment', () => {
+  test('story, severity and the link to the rule section of the reference', () => {
+    const entry = rules.find((candidate) => candidate.id === 'CUSTOMER-DELETE-404')!;
+    assert.equal(ruleStory(entry), `CUSTOMER-DELETE-404: ${entry.text}`);
+    assert.equal(ruleStory({ id: 'X', text: 'y'.repeat(150) }).length, 'X: '.length + 100);
+    assert.equal(severityOf([{ kind: 'documented' }]), 'critical');
+    assert.equal(severityOf([{ kind: 'inferred' }]), 'normal');
+    assert.equal(headingAnchor(' 1. Delete a customer'), '1-delete-a-customer');
+    assert.deepEqual(ruleSectionLink(entry), { url: 'api-reference.md#1-delete-a-customer', name: 'Reference: Endpoints > 1. Delete a customer' });
+  });
+
+  test('features are the operations of the rules that the test called', () => {
+    assert.deepEqual(testOperations(['AUTH-BEARER-ACCEPTED'], ['createTransaction', 'getPaymentLink']), ['createTransaction', 'getPaymentLink']);
+    assert.deepEqual(testOperations(['CUSTOMER-DELETE-GONE'], ['createCustomer', 'deleteCustomer']), ['deleteCustomer']);
+    assert.deepEqual(testOperations(['LINK-2XX'], []), ['getPaymentLink']);
+    assert.deepEqual(testOperations([], ['getBalance', 'getBalance']), ['getBalance']);
+  });
+
+  test('violations become a CSV table, quoted where needed', () => {
+    assert.equal(
+      violationTable([{ location: 'body /0/default', expected: 'type boolean', actual: '"yes" (string), "x"' }]),
+      'location,expected,actual\nbody /0/default,type boolean,"""yes"" (string), ""x"""\n',
+    );
+  });
+
+  test('environment info reads the target when it is written, not when it is made', () => {
+    const saved = { base: process.env.PCS_BASE_URL, embedded: process.env.PCS_EMBEDDED_MOCK };
+    try {
+      delete process.env.PCS_BASE_URL;
+      const info = environmentInfo(new Date('2026-01-02T03:04:05Z'));
+      assert.equal(info.Target, 'not started');
+      process.env.PCS_BASE_URL = 'http://127.0.0.1:4321/v1';
+      process.env.PCS_EMBEDDED_MOCK = '1';
+      assert.equal(info.Target, '127.0.0.1:4321 (embedded reference mock)');
+      assert.equal(info['Start time'], '2026-01-02T03:04:05.000Z');
+      assert.equal(info['Node.js'], process.version);
+      assert.ok(Object.keys(info).includes('Target'), 'enumerable, so the writer sees it');
+    } finally {
+      if (saved.base === undefined) delete process.env.PCS_BASE_URL;
+      else process.env.PCS_BASE_URL = saved.base;
+      if (saved.embedded === undefined) delete process.env.PCS_EMBEDDED_MOCK;
+      else process.env.PCS_EMBEDDED_MOCK = saved.embedded;
+    }
+  });
+});
+
+describe('fresh Allure results', () => {
+  test('the results directory of the previous run is emptied when a run begins', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'cc-fresh-'));
+    try {
+      const results = join(directory, 'allure-results');
+      mkdirSync(results);
+      writeFileSync(join(results, 'old-result.json'), '{}');
+      new FreshAllureResults({ resultsDir: results }).onBegin();
+      assert.ok(!existsSync(results), 'the old results are gone');
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * The key never leaves the suite: the whole conformance suite runs with a canary key
+ * against a faulty target (the reference mock with injected faults, so that failures,
+ * error messages and curl reproductions are written), with every reporter of
+ * playwright.config.ts on (list, JUnit, HTML, Allure, the conformance reporter), then
+ * again with the blob and JSON reporters used by sharding, and every file the runs wrote
+ * (output directory, Allure results, the working directory, zip archives inside the HTML
+ * and blob reports) and their console output are searched for the canary: raw, upper and
+ * lower case, URL-encoded, JSON-escaped and base64 (at every alignment, so that
+ * base64("canary:") or a Basic credential is found too). Zero occurrences.
+ *
+ *   node --import tsx --test tests/unit/secrets.test.ts
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inflateRawSync } from 'node:zlib';
+import { startMockServer, type RunningMock } from '../../mock/server.ts';
+
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const scratch = mkdtempSync(join(tmpdir(), 'pcs-secrets-'));
+// Characters that change under URL encoding and JSON escaping, so that those forms are distinct needles.
+const canary = `sk_sandbox_canary+${randomBytes(12).toString('hex')}/Q=`;
+let mock: RunningMock;
+
+before(async () => {
+  mock = await startMockServer({
+    host: '127.0.0.1',
+    port: 0,
+    sandboxKey: canary,
+    // Enough faults that tests fail and print their exchanges, messages and curl lines; few enough that the
+    // run stays short (Playwright starts a new worker after each failed test).
+    faults: 'invalidJson=every:25,status503=every:40,reset=every:55,retryAfter=0,seed=5',
+  });
+});
+after(async () => {
+  await mock.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Every form in which the canary could be written: a hit on any of them is a leak. */
+export function needles(secret: string): Map<string, string> {
+  const forms = new Map<string, string>([
+    ['raw', secret],
+    ['lower case', secret.toLowerCase()],
+    ['upper case', secret.toUpperCase()],
+    ['URL-encoded', encodeURIComponent(secret)],
+    ['JSON-escaped', JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/')],
+  ]);
+  const bytes = Buffer.from(secret, 'utf8');
+  for (let start = 0; start < 3; start += 1) {
+    // The base64 of the canary's bytes from `start`, in whole 3-byte groups: a substring of the base64 of any
+    // text that contains the canary at a position ≡ -start (mod 3), e.g. base64("canary:") or "Basic ..." values.
+    const usable = Math.floor((bytes.length - start) / 3) * 3;
+    const encoded = bytes.subarray(start, start + usable).toString('base64');
+    forms.set(`base64 (alignment ${start})`, encoded);
+    forms.set(`base64url (alignment ${start})`, encoded.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
+}
+
+/** The entries of a zip archive (stored or deflated), read from its central directory. */
+export function unzipEntries(archive: Buffer): { name: string; data: Buffer }[] {
+  const entries: { name: string; data: Buffer }[] = [];
+  let end = archive.length - 22;
+  while (end >= 0 && archive.readUInt32LE(end) !== 0x06054b50) end -= 1;
+  if (end < 0) return entries;
+  const count = archive.readUInt16LE(end + 10);
+  let offset = archive.readUInt32LE(end + 16);
+  for (let index = 0; index < count; index += 1) {
+    if (archive.readUInt32LE(offset) !== 0x02014b50) break;
+    const method = archive.readUInt16LE(offset + 10);
+    const compressedSize = archive.readUInt32LE(offset + 20);
+    const nameLength = archive.readUInt16LE(offset + 28);
+    const extraLength = archive.readUInt16LE(offset + 30);
+    const commentLength = archive.readUInt16LE(offset + 32);
+    const localOffset = archive.readUInt32LE(offset + 42);
+    const name = archive.subarray(offset + 46, offset + 46 + nameLength).toString('utf8');
+    const dataStart = localOffset + 30 + archive.readUInt16LE(localOffset + 26) + archive.readUInt16LE(localOffset + 28);
+    const raw = archive.subarray(dataStart, dataStart + compressedSize);
+    entries.push({ name, data: method === 8 ? inflateRawSync(raw) : raw });
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+/** The readable contents of a file: itself, plus what zip archives hold (also a zip embedded as base64 in the HTML report). */
+function contents(name: string, data: Buffer, depth = 0): { name: string; data: Buffer }[] {
+  const found = [{ name, data }];
+  if (depth > 2) return found;
+  if (data.length > 4 && data.readUInt32LE(0) === 0x04034b50) {
+    for (const entry of unzipEntries(data)) found.push(...contents(`${name}!${entry.name}`, entry.data, depth + 1));
+  }
+  const embedded = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/.exec(data.toString('latin1'));
+  if (embedded?.[1]) found.push(...contents(`${name}!embedded.zip`, Buffer.from(embedded[1], 'base64'), depth + 1));
+  return found;
+}
+
+function filesUnder(root: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) files.push(...filesUnder(path));
+    else if (entry.isFile()) files.push(path);
+  }
+  return files;
+}
+
+function leaks(root: string, extra: { name: string; text: string }[]): string[] {
+  const forms = needles(canary);
+  const found: string[] = [];
+  const items = filesUnder(root).flatMap((file) => contents(relative(root, file), readFileSync(file)));
+  items.push(...extra.map((item) => ({ name: item.name, data: Buffer.from(item.text, 'utf8') })));
+  for (const item of items) {
+    const text = item.data.toString('utf8');
+    for (const [form, needle] of forms) if (text.includes(needle)) found.push(`${item.name}: ${form}`);
+  }
+  return found;
+}
+
+async function runSuite(workDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; files: number }> {
+  mkdirSync(workDir, { recursive: true });
+  const child = spawn(process.execPath, [join(projectRoot, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(projectRoot, 'playwright.config.ts'), ...args], {
+    // The working directory is the scanned folder too: whatever a reporter writes relative to it is searched.
+    cwd: workDir,
+    env: {
+      ...process.env,
+      PCS_BASE_URL: mock.sandboxBaseUrl,
+      PCS_SECRET_KEY: canary,
+      PCS_ENVIRONMENT: 'sandbox',
+      PCS_BALANCE_ID: '1',
+      PCS_CURRENCY_ID: '1',
+      PCS_OUTPUT_DIR: join(workDir, 'reports'),
+      ALLURE_RESULTS_DIR: join(workDir, 'allure-results'),
+      PLAYWRIGHT_BLOB_OUTPUT_DIR: join(workDir, 'blob-report'),
+      PLAYWRIGHT_JSON_OUTPUT_FILE: join(workDir, 'results.json'),
+      PCS_RETRIES: '1',
+      PCS_RUNS: '10',
+      PCS_PROPERTY_BUDGET_MS: '1500',
+      CI: '',
+      FORCE_COLOR: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+  return { code, stdout, stderr, files: filesUnder(workDir).length };
+}
+
+describe('no key in anything a run writes', () => {
+  test('the scanner finds every encoded form of a planted canary (it can fail)', () => {
+    const planted = join(scratch, 'planted');
+    mkdirSync(planted, { recursive: true });
+    const forms = needles(canary);
+    const samples = [
+      `Authorization: Bearer ${canary}`,
+      `Basic ${Buffer.from(`${canary}:`).toString('base64')}`,
+      `Basic ${Buffer.from(`user:${canary}`).toString('base64')}`,
+      `?key=${encodeURIComponent(canary)}`,
+      JSON.stringify({ nested: `x${canary}` }).replace(/\//g, '\\/'),
+    ];
+    samples.forEach((sample, index) => {
+      writeFileSync(join(planted, `sample-${index}.txt`), sample);
+    });
+    const found = leaks(planted, []);
+    assert.equal(new Set(found.map((hit) => hit.split(':')[0])).size, samples.length, `every planted sample is found: ${found.join(', ')}`);
+    assert.ok(forms.size >= 8);
+    rmSync(planted, { recursive: true, force: true });
+  });
+
+  test('a full run with failures, every configured reporter on: zero occurrences', { timeout: 240_000 }, async () => {
+    const workDir = join(scratch, 'full-run');
+    const run = await runSuite(workDir, []);
+    const junit = readFileSync(join(workDir, 'reports', 'junit.xml'), 'utf8');
+    const failures = Number(/failures="(\d+)"/.exec(junit)?.[1] ?? "0") + Number(/errors="(\d+)"/.exec(junit)?.[1] ?? "0");
+    assert.ok(failures > 0, `the faulty target must make tests fail (so that failures are reported); exit ${run.code}\n${run.stderr.slice(0, 2000)}`);
+    assert.match(junit, /Bearer \*\*\*/, 'exchanges with the masked credential are in the JUnit report');
+    assert.ok(filesUnder(join(workDir, 'allure-results')).length > 0, 'Allure results were written');
+    assert.ok(run.files > 10, `the run wrote its reports (${run.files} files)`);
+    assert.ok(mock.mock.stores.sandbox.transactions.size > 0, 'the canary key was accepted by the target: the run really used it');
+    assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+  });
+
+  test('a sharding run (blob and JSON reporters): zero occurrences', { timeout: 240_000 }, async () => {
+    const workDir = join(scratch, 'blob-run');
+    const run = await runSuite(workDir, ['--reporter=blob,json,line', 'tests/conformance/create-transaction.spec.ts', 'tests/conformance/authentication.spec.ts']);
+    assert.ok(filesUnder(join(workDir, 'blob-report')).some((file) => file.endsWith('.zip')), `a blob report was written; exit ${run.code}\n${run.stderr.slice(0, 2000)}`);
+    assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * The reference mock's throughput beside Prism's mock of the same specs/openapi.json,
+ * measured in the same run on loopback with autocannon (npm run bench calls this; or
+ * npm run bench:mock). Figures are printed, never asserted.
+ *
+ *   npm run bench:mock -- --seconds 5 --connections 10
+ *
+ * Both servers run in their own process (the mock through tsx, Prism from peers/), so that
+ * autocannon, also in its own process, measures the server and not a shared event loop.
+ * Prism runs with --verboseLevel error, so that its per-request logging does not count
+ * against it. Scenarios: a read (GET /currencies/1) and a creation (POST /transactions).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const autocannonBin = resolve(root, 'node_modules/autocannon/autocannon.js');
+const prismBin = resolve(root, 'peers/node_modules/@stoplight/prism-cli/dist/index.js');
+const prismShim = resolve(root, 'peers/node_modules/.bin/prism');
+
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  /** Path after the base address (the mock's base ends in /v1; Prism serves the document's paths at its root). */
+  path: string;
+  body?: string;
+}
+
+const scenarios: Scenario[] = [
+  { name: 'GET /currencies/1', method: 'GET', path: '/currencies/1' },
+  {
+    name: 'POST /transactions',
+    method: 'POST',
+    path: '/transactions',
+    body: JSON.stringify({ description: 'bench', amount: 1500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb', custom_metadata: { bench: true } }),
+  },
+];
+
+interface Measured {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+/** The fields of autocannon's --json output this script reads. */
+interface AutocannonJson {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+
+function option(name: string, fallback: number): number {
+  const index = process.argv.indexOf(name);
+  const value = index >= 0 ? process.argv[index + 1] : undefined;
+  if (value === undefined) return fallback;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1) {
+    process.stderr.write(`bench-mock: ${name} needs a positive whole number\n`);
+    process.exit(2);
+  }
+  return Number(value);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  await new Promise<void>((done) => server.close(() => done()));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function waitFor(url: string, headers: Record<string, string>, seconds: number): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { headers });
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error(`${url} did not answer within ${seconds} s`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
+  });
+}
+
+async function startReferenceMock(port: number): Promise<{ child: ChildProcess; base: string; key: string }> {
+  const script = `import { startMockServer } from './mock/server.ts'; const m = await startMockServer({ host: '127.0.0.1', port: ${port} }); process.stdout.write(JSON.stringify({ base: m.sandboxBaseUrl, key: m.sandboxKey }) + '\\n');`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((done, fail) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      if (buffer.includes('\n')) done(buffer.split('\n')[0] ?? '');
+    });
+    child.once('exit', (code) => fail(new Error(`the mock exited with ${code}`)));
+  });
+  const { base, key } = JSON.parse(line) as { base: string; key: string };
+  return { child, base, key };
+}
+
+async function startPrism(port: number): Promise<{ child: ChildProcess; base: string }> {
+  const command = existsSync(prismBin) ? [process.execPath, prismBin] : [prismShim];
+  const child = spawn(command[0]!, [...command.slice(1), 'mock', '-h', '127.0.0.1', '-p', String(port), '--verboseLevel', 'error', resolve(root, 'specs/openapi.json')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/currencies/1`, { authorization: 'Bearer bench' }, 30);
+  return { child, base };
+}
+
+function autocannon(url: string, scenario: Scenario, key: string, seconds: number, connections: number): Promise<Measured> {
+  const args = [autocannonBin, '-j', '-c', String(connections), '-d', String(seconds), '-m', scenario.method, '-H', `authorization=Bearer ${key}`];
+  if (scenario.body !== undefined) args.push('-H', 'content-type=application/json', '-b', scenario.body);
+  args.push(url);
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      if (code !== 0) return fail(new Error(`autocannon exited with ${code}`));
+      const json = JSON.parse(output) as AutocannonJson;
+      done({
+        requestsPerSecond: Math.round(json.requests.average),
+        p50Ms: json.latency.p50,
+        p99Ms: json.latency.p99,
+        non2xx: json.non2xx,
+        errors: json.errors,
+        total: json.requests.total,
+      });
+    });
+  });
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+async function main(): Promise<void> {
+  const seconds = option('--seconds', 5);
+  const connections = option('--connections', 10);
+  if (!existsSync(autocannonBin)) {
+    process.stderr.write('bench-mock: autocannon is not installed (npm install)\n');
+    process.exit(2);
+  }
+  const prismAvailable = existsSync(prismBin) || existsSync(prismShim);
+  const mock = await startReferenceMock(await freePort());
+  const prism = prismAvailable ? await startPrism(await freePort()) : null;
+  try {
+    console.log(`bench-mock: autocannon, ${connections} connections, ${seconds} s per scenario, loopback, same run`);
+    console.log(row(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']));
+    console.log(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
+    for (const scenario of scenarios) {
+      // A short warm-up of each server first (JIT, connection pools), not counted.
+      await autocannon(mock.base + scenario.path, scenario, mock.key, 1, connections);
+      const ours = await autocannon(mock.base + scenario.path, scenario, mock.key, seconds, connections);
+      console.log(row([scenario.name, 'reference mock', String(ours.requestsPerSecond), String(ours.p50Ms), String(ours.p99Ms), String(ours.non2xx), String(ours.errors)]));
+      if (prism) {
+        await autocannon(prism.base + scenario.path, scenario, 'bench', 1, connections);
+        const theirs = await autocannon(prism.base + scenario.path, scenario, 'bench', seconds, connections);
+        console.log(row([scenario.name, 'Prism mock', String(theirs.requestsPerSecond), String(theirs.p50Ms), String(theirs.p99Ms), String(theirs.non2xx), String(theirs.errors)]));
+        console.log(row([scenario.name, 'ratio', `${(ours.requestsPerSecond / Math.max(1, theirs.requestsPerSecond)).toFixed(1)}×`, '', '', '', '']));
+      }
+    }
+    if (!prism) console.log('bench-mock: Prism is not installed in peers/ (flock /tmp/npm.lock npm install --prefix peers @stoplight/prism-cli): its column is missing');
+  } finally {
+    await stop(mock.child);
+    if (prism) await stop(prism.child);
+  }
+}
+
+await main();

@@ -1,0 +1,167 @@
+/**
+ * npm run bench: figures of the suite's speed, printed (never asserted in a test).
+ *
+ *   1. the wall time of a default `npm run conformance` against the embedded mock;
+ *   2. the generated requests per second of its property and stateful tests, from the
+ *      statistics they append to ${PCS_OUTPUT_DIR:-reports}/property-stats.jsonl;
+ *   3. the raw loopback ceiling: autocannon with one connection against the same mock
+ *      (same code, started here), in the same bench run;
+ *   4. then tools/bench-mock.ts, when it exists (mock throughput figures, another part).
+ *
+ * Targets (issue 3): the default run in at most 15 s, at least 1,000 generated requests,
+ * at least 1,000 generated requests per second. They are reported, not enforced: the exit
+ * code is the conformance run's (0 when it passed).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMockServer } from '../mock/server.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outputDir = resolve(root, process.env.PCS_OUTPUT_DIR ?? 'reports');
+const statsFile = resolve(outputDir, 'property-stats.jsonl');
+const benchMock = resolve(root, 'tools/bench-mock.ts');
+const autocannonBin = resolve(root, 'node_modules/autocannon/autocannon.js');
+
+interface StatsLine {
+  runId: string | null;
+  title: string;
+  worker: number;
+  runs: number;
+  requests: number;
+  durationMs: number;
+  startedAt: number;
+  endedAt: number;
+  interrupted: boolean;
+}
+
+interface Spawned {
+  code: number;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, echo = false): Promise<Spawned> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (echo) process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (echo) process.stderr.write(chunk);
+    });
+    child.on('error', fail);
+    child.on('close', (code) => done({ code: code ?? 1, stdout, stderr, wallMs: performance.now() - started }));
+  });
+}
+
+/** Total length of the union of [start, end] intervals: the time at least one property test was running. */
+function unionMs(intervals: Array<[number, number]>): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let current: [number, number] | undefined;
+  for (const [start, end] of sorted) {
+    if (!current || start > current[1]) {
+      if (current) total += current[1] - current[0];
+      current = [start, end];
+    } else current[1] = Math.max(current[1], end);
+  }
+  if (current) total += current[1] - current[0];
+  return total;
+}
+
+const number = (value: number): string => Math.round(value).toLocaleString('en-US');
+const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+
+async function conformanceRun(runId: string): Promise<Spawned & { command: string }> {
+  rmSync(statsFile, { force: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, PCS_RUN_ID: runId };
+  // A default run: the embedded mock, default workers and runs; the user's target variables would change what is measured.
+  delete env.PCS_BASE_URL;
+  delete env.PCS_SECRET_KEY;
+  const viaCli = existsSync(resolve(root, 'cli/collect-conformance.ts'));
+  const command = viaCli ? 'npm run conformance' : 'npx playwright test';
+  const result = viaCli
+    ? await run('npm', ['run', '--silent', 'conformance'], env)
+    : await run('npx', ['playwright', 'test'], env);
+  return { ...result, command };
+}
+
+async function loopbackCeiling(seconds: number): Promise<{ requestsPerSecond: number; latencyMs: number; errors: number }> {
+  const mock = await startMockServer({ port: 0, host: '127.0.0.1' });
+  try {
+    // autocannon runs in its own process, as the Playwright workers do, so that it does not share the mock's event loop.
+    const result = await run(
+      process.execPath,
+      [autocannonBin, '-c', '1', '-d', String(seconds), '-j', '-H', `authorization=Bearer ${mock.sandboxKey}`, `${mock.sandboxBaseUrl}/balances/1`],
+      process.env,
+    );
+    if (result.code !== 0) throw new Error(`autocannon failed (exit ${result.code}): ${result.stderr.split('\n')[0] ?? ''}`);
+    const json = JSON.parse(result.stdout) as { requests: { average: number }; latency: { average: number }; errors: number; non2xx: number };
+    return { requestsPerSecond: json.requests.average, latencyMs: json.latency.average, errors: json.errors + json.non2xx };
+  } finally {
+    await mock.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const runId = `bench-${Date.now().toString(36)}`;
+  process.stdout.write(`collect-conformance bench: Node ${process.version}, ${availableParallelism()} core(s)\n`);
+  process.stdout.write('running a default conformance run against the embedded mock…\n');
+  const conformance = await conformanceRun(runId);
+  const summary = `${conformance.stdout}\n${conformance.stderr}`.match(/\d+ passed[^\n]*|\d+ failed[^\n]*/g) ?? [];
+
+  const lines: StatsLine[] = existsSync(statsFile)
+    ? readFileSync(statsFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as StatsLine)
+        .filter((line) => line.runId === runId)
+    : [];
+  const requests = lines.reduce((sum, line) => sum + line.requests, 0);
+  const summedMs = lines.reduce((sum, line) => sum + line.durationMs, 0);
+  const spanMs = unionMs(lines.map((line) => [line.startedAt, line.endedAt]));
+  const workers = new Set(lines.map((line) => line.worker)).size;
+  const aggregateRate = spanMs > 0 ? (requests * 1000) / spanMs : 0;
+  const perWorkerRate = summedMs > 0 ? (requests * 1000) / summedMs : 0;
+
+  process.stdout.write('measuring the loopback ceiling (autocannon, 1 connection, 5 s)…\n');
+  const ceiling = await loopbackCeiling(5);
+
+  const wallSeconds = conformance.wallMs / 1000;
+  const out = [
+    '',
+    `default conformance run (${conformance.command}, embedded mock): ${wallSeconds.toFixed(1)} s wall, exit ${conformance.code}${summary.length ? ` (${summary.join(', ')})` : ''}`,
+    `generated requests: ${number(requests)} in ${lines.length} property/stateful test(s) on ${workers} worker(s)`,
+    `generated requests per second: ${number(aggregateRate)} (all workers: requests / ${(spanMs / 1000).toFixed(2)} s during which a property test ran)`,
+    `                               ${number(perWorkerRate)} per worker (requests / ${(summedMs / 1000).toFixed(2)} s summed over the property tests)`,
+    `loopback ceiling (autocannon, 1 connection, GET /v1/balances/1 on the same mock): ${number(ceiling.requestsPerSecond)} req/s, mean latency ${ceiling.latencyMs.toFixed(2)} ms${ceiling.errors ? `, ${ceiling.errors} error(s)/non-2xx` : ''}`,
+    `targets: run ≤ 15 s ${verdict(wallSeconds <= 15)}; ≥ 1,000 generated requests ${verdict(requests >= 1000)}; ≥ 1,000 generated req/s ${verdict(aggregateRate >= 1000)}`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+  if (conformance.code !== 0) {
+    process.stdout.write(`\nthe conformance run failed; its last lines:\n${conformance.stdout.split('\n').slice(-30).join('\n')}\n`);
+  }
+
+  if (existsSync(benchMock)) {
+    process.stdout.write('\ntools/bench-mock.ts:\n');
+    await run(process.execPath, ['--import', 'tsx', benchMock], process.env, true);
+  }
+  return conformance.code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,176 @@
+/**
+ * The mutation score from the per-project test outcomes: killed / total over non-equivalent
+ * mutants, the survivors with the rule they break, the tests that caught each killed mutant,
+ * and the conforming variants with the tests that failed on them (false positives).
+ */
+import type { Behaviour } from '../../mock/mutants.ts';
+import { ruleOfMessage, type TestOutcome } from './playwright-json.ts';
+
+/** Project-name suffix of the second stage: a mutant its rule's tests missed, run with every test that calls its operations. */
+export const widerStageSuffix = ' [covering tests]';
+
+export interface Catch {
+  test: string;
+  /** Rule named by the failure message; absent when the test failed with an error of the suite itself. */
+  rule?: string;
+  message: string;
+}
+
+export interface MutantResult {
+  name: string;
+  rule: string;
+  operator: string;
+  operations: string[] | 'all';
+  description: string;
+  testsRun: number;
+  killed: boolean;
+  /** Killed by a test tagged with the rule it breaks (first stage), or only by other tests calling its operations. */
+  killedBy: 'its rule tests' | 'other tests' | null;
+  caughtBy: Catch[];
+}
+
+export interface VariantResult {
+  name: string;
+  description: string;
+  testsRun: number;
+  passed: boolean;
+  failures: Catch[];
+}
+
+export interface MutationScore {
+  generatedAt: string;
+  wallSeconds: number;
+  phases: { referenceSeconds: number; ruleTestsSeconds: number; coveringTestsSeconds: number };
+  testsExecuted: number;
+  score: { killed: number; total: number; percent: number };
+  equivalent: Array<{ name: string; rule: string; reason: string }>;
+  survivors: MutantResult[];
+  killed: MutantResult[];
+  /** Killed only by failures that name no rule (errors of the suite): weak kills worth a look. */
+  killedOnlyBySuiteErrors: string[];
+  variants: VariantResult[];
+  falsePositives: number;
+}
+
+function catches(outcomes: TestOutcome[]): Catch[] {
+  return outcomes
+    .filter((outcome) => outcome.status === 'failed')
+    .map((outcome) => {
+      const rule = ruleOfMessage(outcome.message);
+      return { test: `${outcome.file} › ${outcome.title}`, ...(rule ? { rule } : {}), message: outcome.message ?? '' };
+    });
+}
+
+export function computeScore(
+  mutants: Behaviour[],
+  variants: Behaviour[],
+  outcomes: TestOutcome[],
+  timing: { wallSeconds: number; referenceSeconds: number; ruleTestsSeconds: number; coveringTestsSeconds: number },
+): MutationScore {
+  const byProject = new Map<string, TestOutcome[]>();
+  for (const outcome of outcomes) {
+    const list = byProject.get(outcome.project) ?? [];
+    list.push(outcome);
+    byProject.set(outcome.project, list);
+  }
+  const results: MutantResult[] = mutants
+    .filter((mutant) => !mutant.equivalent)
+    .map((mutant) => {
+      const first = byProject.get(mutant.name) ?? [];
+      const wider = byProject.get(`${mutant.name}${widerStageSuffix}`) ?? [];
+      const ran = [...first, ...wider];
+      const caughtBy = catches(ran);
+      const killedBy = catches(first).length > 0 ? 'its rule tests' : caughtBy.length > 0 ? 'other tests' : null;
+      return {
+        name: mutant.name,
+        rule: mutant.rule!,
+        operator: mutant.operator,
+        operations: mutant.operations,
+        description: mutant.description,
+        testsRun: ran.filter((outcome) => outcome.status !== 'skipped').length,
+        killed: caughtBy.length > 0,
+        killedBy,
+        caughtBy,
+      };
+    });
+  const variantResults: VariantResult[] = variants.map((variant) => {
+    const ran = byProject.get(variant.name) ?? [];
+    const failures = catches(ran);
+    return {
+      name: variant.name,
+      description: variant.description,
+      testsRun: ran.filter((outcome) => outcome.status !== 'skipped').length,
+      passed: failures.length === 0 && ran.length > 0,
+      failures,
+    };
+  });
+  const killed = results.filter((result) => result.killed);
+  return {
+    generatedAt: new Date().toISOString(),
+    wallSeconds: timing.wallSeconds,
+    phases: { referenceSeconds: timing.referenceSeconds, ruleTestsSeconds: timing.ruleTestsSeconds, coveringTestsSeconds: timing.coveringTestsSeconds },
+    testsExecuted: outcomes.filter((outcome) => outcome.status !== 'skipped').length,
+    score: { killed: killed.length, total: results.length, percent: results.length === 0 ? 0 : Math.round((killed.length / results.length) * 1000) / 10 },
+    equivalent: mutants.filter((mutant) => mutant.equivalent).map((mutant) => ({ name: mutant.name, rule: mutant.rule!, reason: mutant.equivalent! })),
+    survivors: results.filter((result) => !result.killed),
+    killed,
+    killedOnlyBySuiteErrors: killed.filter((result) => result.caughtBy.every((c) => c.rule === undefined)).map((result) => result.name),
+    variants: variantResults,
+    falsePositives: variantResults.filter((variant) => !variant.passed).length,
+  };
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function renderMarkdown(score: MutationScore): string {
+  const lines: string[] = [
+    '# Mutation score',
+    '',
+    `**${score.score.killed} / ${score.score.total} mutants killed (${score.score.percent} %)**; ${score.equivalent.length} equivalent mutants listed and not counted; ` +
+      `${score.variants.filter((variant) => variant.passed).length} / ${score.variants.length} conforming variants pass (false positives: ${score.falsePositives}).`,
+    '',
+    `Wall time ${score.wallSeconds.toFixed(1)} s (reference run ${score.phases.referenceSeconds.toFixed(1)} s, mutants with their rule's tests and variants ` +
+      `${score.phases.ruleTestsSeconds.toFixed(1)} s, survivors with every covering test ${score.phases.coveringTestsSeconds.toFixed(1)} s); ` +
+      `${score.testsExecuted} test executions. Generated ${score.generatedAt} by \`npm run mutation\`.`,
+    '',
+    '## Survivors',
+    '',
+  ];
+  if (score.survivors.length === 0) lines.push('None: every non-equivalent mutant is killed.');
+  else {
+    lines.push('| Mutant | Rule it breaks | Operator | Tests run | What it does |', '|---|---|---|---|---|');
+    for (const s of score.survivors) lines.push(`| ${s.name} | ${s.rule} | ${s.operator} | ${s.testsRun} | ${cell(s.description)} |`);
+  }
+  lines.push('', '## Conforming variants (the suite must pass each)', '', '| Variant | Behaviour | Tests run | Result | Failing tests |', '|---|---|---|---|---|');
+  for (const v of score.variants) {
+    const failing = v.failures.map((f) => `${f.test}: ${f.message.slice(0, 160)}`).join('<br>');
+    lines.push(`| ${v.name} | ${cell(v.description)} | ${v.testsRun} | ${v.passed ? 'pass' : '**FAIL (false positive)**'} | ${cell(failing) || '—'} |`);
+  }
+  if (score.killedOnlyBySuiteErrors.length > 0) {
+    lines.push('', '## Killed only by errors of the suite', '', 'These mutants made tests fail with a message that names no rule (an error of the suite, not a rule violation):', '');
+    for (const name of score.killedOnlyBySuiteErrors) lines.push(`- ${name}`);
+  }
+  const byOthers = score.killed.filter((k) => k.killedBy === 'other tests');
+  if (byOthers.length > 0) {
+    lines.push('', '## Killed, but not by a test of the rule they break', '', 'The tests tagged with the rule passed; other tests calling the same operations caught the mutant:', '');
+    for (const k of byOthers) lines.push(`- ${k.name} (${k.rule})`);
+  }
+  lines.push(
+    '',
+    '## Killed mutants and the tests that caught them',
+    '',
+    'Each mutant first runs the tests tagged with the rule it breaks; only when they all pass does it run every test that calls its operations.',
+    '',
+    '| Mutant | Rule it breaks | Caught by (rule named by the failure) |',
+    '|---|---|---|',
+  );
+  for (const k of score.killed) {
+    const shown = k.caughtBy.slice(0, 4).map((c) => `${c.test} (${c.rule ?? 'suite error'})`);
+    if (k.caughtBy.length > 4) shown.push(`and ${k.caughtBy.length - 4} more`);
+    lines.push(`| ${k.name} | ${k.rule} | ${cell(shown.join('<br>'))} |`);
+  }
+  lines.push('', '## Equivalent mutants (not counted)', '', '| Mutant | Rule | Why no request can observe it |', '|---|---|---|');
+  for (const e of score.equivalent) lines.push(`| ${e.name} | ${e.rule} | ${cell(e.reason)} |`);
+  lines.push('');
+  return lines.join('\n');
+}

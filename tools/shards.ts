@@ -1,0 +1,156 @@
+/**
+ * The suite across CI machines: each machine runs one shard, the reports are merged at the end.
+ *
+ *   npm run conformance:shard -- --shard 2/4 [playwright args...]   (or PCS_SHARD=2/4)
+ *     runs shard 2 of 4 with every configured reporter plus a blob report in
+ *     ${PCS_BLOB_DIR:-blob-report}/ and Allure results in ${ALLURE_RESULTS_DIR:-allure-results}/;
+ *     exits like the CLI: 0 pass, 1 non-conformance, 2 configuration error, 3 target unavailable.
+ *
+ *   npm run report:merge -- --blobs all-blob-reports --allure all-allure-results
+ *     merges the shards' blob reports (playwright merge-reports) into one HTML report and one
+ *     JUnit file under ${PCS_OUTPUT_DIR:-reports}/, and the Allure results of every folder
+ *     under --allure (one per shard, as CI artifacts are downloaded) into one folder,
+ *     ${ALLURE_RESULTS_DIR:-allure-results}/, then builds the Allure report (npm run report).
+ *
+ * All shards of one run should share PCS_RUN_ID (the workflows set it), so that what they
+ * create is labelled with one run id.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { markerFilePath } from '../support/transport.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const playwrightCli = resolve(root, 'node_modules/@playwright/test/cli.js');
+
+export class UsageError extends Error {}
+
+export interface Shard {
+  index: number;
+  total: number;
+}
+
+export function parseShard(text: string | undefined): Shard {
+  const match = /^(\d{1,3})\/(\d{1,3})$/.exec(text?.trim() ?? '');
+  if (!match) throw new UsageError(`a shard is "I/N" (e.g. --shard 2/4 or PCS_SHARD=2/4), got "${(text ?? '').slice(0, 20)}"`);
+  const index = Number(match[1]);
+  const total = Number(match[2]);
+  if (index < 1 || total < 1 || index > total) throw new UsageError(`shard ${index}/${total}: I must be between 1 and N`);
+  return { index, total };
+}
+
+function takeOption(args: string[], name: string): string | undefined {
+  for (let position = 0; position < args.length; position += 1) {
+    const arg = args[position] ?? '';
+    if (arg === name) {
+      const value = args[position + 1];
+      args.splice(position, 2);
+      return value;
+    }
+    if (arg.startsWith(`${name}=`)) {
+      args.splice(position, 1);
+      return arg.slice(name.length + 1);
+    }
+  }
+  return undefined;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd, env, stdio: 'inherit' });
+    child.once('exit', (code, signal) => done(code ?? (signal ? 130 : 1)));
+  });
+}
+
+export async function runShard(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const args = [...argv];
+  const shard = parseShard(takeOption(args, '--shard') ?? env.PCS_SHARD);
+  const blobDir = resolve(env.PCS_BLOB_DIR ?? 'blob-report');
+  const childEnv: NodeJS.ProcessEnv = {
+    ...env,
+    PCS_BLOB_DIR: blobDir,
+    ALLURE_RESULTS_DIR: resolve(env.ALLURE_RESULTS_DIR ?? 'allure-results'),
+  };
+  // A blob report from an earlier run in the same folder would be merged as if it were a shard of this one.
+  rmSync(blobDir, { recursive: true, force: true });
+  const code = await run(process.execPath, [playwrightCli, 'test', '--config', resolve(root, 'playwright.config.ts'), `--shard=${shard.index}/${shard.total}`, ...args], childEnv);
+  // Global setup exits 2 or 3 itself; after a run, the transport's marker means the target was unavailable.
+  if (code !== 2 && existsSync(markerFilePath(childEnv))) return 3;
+  return code;
+}
+
+/** Copies every file of each results folder into one; Allure result files have unique names. */
+export function mergeAllureResults(sources: string[], destination: string): number {
+  mkdirSync(destination, { recursive: true });
+  let copied = 0;
+  for (const source of sources) {
+    for (const entry of readdirSync(source, { withFileTypes: true })) {
+      if (entry.isFile()) {
+        copyFileSync(join(source, entry.name), join(destination, entry.name));
+        copied += 1;
+      }
+    }
+  }
+  return copied;
+}
+
+/** The folders holding Allure results under a folder: itself if it holds result files, else its subfolders (one per shard). */
+export function allureFolders(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  const entries = readdirSync(folder, { withFileTypes: true });
+  if (entries.some((entry) => entry.isFile() && entry.name.endsWith('-result.json'))) return [folder];
+  return entries.filter((entry) => entry.isDirectory()).flatMap((entry) => allureFolders(join(folder, entry.name)));
+}
+
+export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const args = [...argv];
+  const blobs = resolve(takeOption(args, '--blobs') ?? 'all-blob-reports');
+  const allure = resolve(takeOption(args, '--allure') ?? 'all-allure-results');
+  const buildAllure = takeOption(args, '--allure-report') !== 'no';
+  if (args.length > 0) throw new UsageError(`unknown argument ${args[0]?.slice(0, 40)} (known: --blobs DIR, --allure DIR, --allure-report yes|no)`);
+  if (!existsSync(blobs) || !statSync(blobs).isDirectory()) throw new UsageError(`no blob reports at ${blobs} (download every shard's blob-report artifact there)`);
+  const outputRoot = resolve(env.PCS_OUTPUT_DIR ?? 'reports');
+  const mergeEnv: NodeJS.ProcessEnv = {
+    ...env,
+    PLAYWRIGHT_HTML_OUTPUT_DIR: join(outputRoot, 'html'),
+    PLAYWRIGHT_HTML_OPEN: 'never',
+    PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(outputRoot, 'junit.xml'),
+  };
+  const merged = await run(process.execPath, [playwrightCli, 'merge-reports', '--config', resolve(root, 'playwright.config.ts'), '--reporter=list,html,junit', blobs], mergeEnv);
+  if (merged !== 0 && merged !== 1) return merged;
+
+  const folders = allureFolders(allure);
+  const resultsDir = resolve(env.ALLURE_RESULTS_DIR ?? 'allure-results');
+  if (folders.length > 0) {
+    rmSync(resultsDir, { recursive: true, force: true });
+    const copied = mergeAllureResults(folders, resultsDir);
+    process.stdout.write(`report:merge: ${copied} Allure result files from ${folders.length} shard(s) into ${resultsDir}\n`);
+    if (buildAllure && existsSync(resolve(root, 'tools/report.ts'))) {
+      // From the project folder, where tsx resolves; every path it gets is absolute.
+      const built = await run(process.execPath, ['--import', 'tsx', resolve(root, 'tools/report.ts')], { ...env, ALLURE_RESULTS_DIR: resultsDir, PCS_OUTPUT_DIR: outputRoot }, root);
+      if (built !== 0) return built;
+    }
+  } else {
+    process.stdout.write(`report:merge: no Allure results under ${allure}; only the Playwright reports were merged\n`);
+  }
+  process.stdout.write(`report:merge: HTML report ${join(outputRoot, 'html')}, JUnit ${join(outputRoot, 'junit.xml')}\n`);
+  return 0;
+}
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  try {
+    if (command === 'run') process.exit(await runShard(rest));
+    if (command === 'merge') process.exit(await mergeShards(rest));
+    throw new UsageError(`usage: tsx tools/shards.ts run --shard I/N [playwright args] | merge [--blobs DIR] [--allure DIR]`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`collect-conformance shards: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
