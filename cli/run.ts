@@ -11,6 +11,8 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig, loadDotEnv } from '../support/config.ts';
+import { propertySettings } from '../support/properties.ts';
+import { transportVariables } from '../support/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
 
@@ -117,6 +119,8 @@ export async function run(argv: string[]): Promise<number> {
   const env = environmentFromFlags(flags, process.env);
   try {
     loadConfig(env);
+    transportVariables(env);
+    propertySettings(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`collect-conformance: configuration error: ${error.message}\n`);

@@ -342,20 +342,20 @@ export interface TargetValues {
 /**
  * Creation bodies a conforming target must accept: the schema's values, except where the
  * reference leaves validity to the account (the currency iso and the payment mode must be
- * the target's, a customer is new rather than referenced by an id that may not exist, its
- * phone number and e-mail are real-looking). custom_metadata always carries the run id, so
+ * the target's; no inline customer, see below). custom_metadata always carries the run id, so
  * what a run creates on a sandbox can be found.
  */
 export function acceptedTransactionBody<T extends { custom_metadata?: Record<string, unknown> }>(target: TargetValues): fc.Arbitrary<T> {
-  const phone = { number: Number(target.phoneNumber.replace(/^\+/, '')), country: target.phoneCountry };
   return arbitraryFor<T>('create-transaction-body', {
     overrides: {
       '/currency/iso': fc.constant(target.currencyIso),
       '/mode': fc.constant(target.paymentMode),
-      '/customer/email': fc.emailAddress(),
-      '/customer/phone_number': fc.constant(phone),
     },
-    omit: ['/customer/id'],
+    // No inline customers: each would create a customer on the target that a sandbox may
+    // not let the suite find again (the reference does not show them in the transaction),
+    // hence one left behind per generated case. Customers come from POST /customers, whose
+    // ids the ledger records; the inline shape is covered by the example tests.
+    omit: ['/customer'],
   }).map((body) => ({ ...body, custom_metadata: { ...body.custom_metadata, collect_conformance_run: target.runId } }));
 }
 

@@ -1,64 +1,19 @@
 /**
- * Nothing the suite creates is left behind: every customer it creates is written to a
- * run ledger (JSON lines in the output directory) the moment it exists, and global
- * teardown deletes whatever the ledger shows as not yet deleted, also after failed tests,
+ * Nothing the suite creates is left behind: every customer it creates is written to the
+ * run ledger (support/ledger.ts, by the transport) the moment its creation is answered, and
+ * global teardown deletes whatever the ledger shows as not yet deleted, also after failed tests,
  * crashed workers and an interrupted run (Playwright runs global teardown on SIGINT).
  * Transactions cannot be deleted; they carry the run id instead (support/bodies.ts).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { operationPath } from '../contract/operations.ts';
+import { leftoverCustomers, ledgerPath, recordDeletedCustomer } from './ledger.ts';
 import { redact } from './redact.ts';
 import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from './transport.ts';
 
-export const ledgerFileName = 'created-customers.jsonl';
+export { ledgerPath, leftoverCustomers, recordCreatedCustomer, recordDeletedCustomer, startLedger } from './ledger.ts';
 
-type LedgerEntry = { event: 'created' | 'deleted'; id: number; runId: string; at: string };
-
-type Env = Record<string, string | undefined>;
-
-export function ledgerPath(env: Env = process.env): string {
-  return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', ledgerFileName);
-}
-
-/** Starts the run's ledger empty (global setup), so that a later run never deletes by an old one's ledger. */
-export function startLedger(file: string = ledgerPath()): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, '');
-}
-
-function append(file: string, entry: LedgerEntry): void {
-  mkdirSync(dirname(file), { recursive: true });
-  // One appendFileSync per line: lines from parallel workers never interleave (O_APPEND, small writes).
-  appendFileSync(file, `${JSON.stringify(entry)}\n`);
-}
-
-export function recordCreatedCustomer(id: number, runId: string, file: string = ledgerPath()): void {
-  append(file, { event: 'created', id, runId, at: new Date().toISOString() });
-}
-
-export function recordDeletedCustomer(id: number, runId: string, file: string = ledgerPath()): void {
-  append(file, { event: 'deleted', id, runId, at: new Date().toISOString() });
-}
-
-/** Ids the ledger shows as created and not deleted, in creation order. */
-export function leftoverCustomers(file: string = ledgerPath()): number[] {
-  if (!existsSync(file)) return [];
-  const open = new Set<number>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    let entry: Partial<LedgerEntry>;
-    try {
-      entry = JSON.parse(line) as Partial<LedgerEntry>;
-    } catch {
-      continue; // a line cut by a killed worker: the customer it named is in a complete line or was never created
-    }
-    if (typeof entry.id !== 'number') continue;
-    if (entry.event === 'created') open.add(entry.id);
-    if (entry.event === 'deleted') open.delete(entry.id);
-  }
-  return [...open];
-}
+/** Deletions in flight at once during cleanup. */
+export const cleanupConcurrency = 4;
 
 export interface CleanupTarget {
   baseUrl: string;
@@ -79,7 +34,7 @@ export async function deleteLeftoverCustomers(target: CleanupTarget, settings: T
   const ids = leftoverCustomers(file);
   if (ids.length === 0) return result;
   const sender = nodeSender();
-  for (const id of ids) {
+  const deleteOne = async (id: number): Promise<void> => {
     try {
       const { response } = await sendWithPolicy(
         sender,
@@ -89,8 +44,9 @@ export async function deleteLeftoverCustomers(target: CleanupTarget, settings: T
           headers: { authorization: `Bearer ${target.secretKey}`, accept: 'application/json' },
           operationId: 'deleteCustomer',
         },
-        // Cleanup must not mark the run as "target unavailable": its failures are reported on their own.
-        { ...settings, markerFile: null },
+        // Cleanup must not mark the run as "target unavailable": its failures are reported on their own;
+        // it records its deletions itself.
+        { ...settings, markerFile: null, ledger: null },
       );
       if (response.status >= 200 && response.status < 300) {
         result.deleted.push(id);
@@ -105,7 +61,16 @@ export async function deleteLeftoverCustomers(target: CleanupTarget, settings: T
       const reason = error instanceof TransportError ? error.message : redact((error as Error).message ?? String(error)).split('\n')[0] ?? '';
       result.failed.push({ id, reason });
     }
-  }
+  };
+  // A few deletions at a time: a remote sandbox answers in tens of milliseconds, and PCS_MAX_RPS
+  // (the transport's gate) still bounds the rate.
+  const queue = [...ids];
+  await Promise.all(
+    Array.from({ length: Math.min(cleanupConcurrency, queue.length) }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await deleteOne(id);
+    }),
+  );
+  for (const list of [result.deleted, result.gone]) list.sort((a, b) => ids.indexOf(a) - ids.indexOf(b));
   return result;
 }
 
@@ -120,18 +85,3 @@ export function cleanupSummary(result: CleanupResult): string | null {
   return redact(parts.join('; '));
 }
 
-/** Marks as deleted, in the ledger, the created customers a test's exchanges show deleted (2xx) or gone (404). */
-export function recordDeletionsSeen(
-  created: readonly number[],
-  exchanges: readonly { operation: string; path: string; status: number }[],
-  runId: string,
-  file: string = ledgerPath(),
-): void {
-  for (const id of created) {
-    const seen = exchanges.some(
-      (exchange) =>
-        exchange.operation === 'deleteCustomer' && exchange.path === operationPath('deleteCustomer', { id }) && (exchange.status === 404 || (exchange.status >= 200 && exchange.status < 300)),
-    );
-    if (seen) recordDeletedCustomer(id, runId, file);
-  }
-}

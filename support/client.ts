@@ -2,8 +2,14 @@
  * The API client the tests use: one method per operation of contract/operations.ts,
  * each request a Playwright test step whose request and response are attached to the
  * result with the key masked, and whose status is recorded as an annotation.
+ *
+ * Requests go through the suite's transport (support/transport.ts, node:http), not through
+ * Playwright's `request` fixture: when a request of that fixture fails, Playwright keeps its
+ * call log, every request header and so the Authorization key included, in its own step
+ * records, which reach the HTML and blob reports whatever the suite masks (found by
+ * tests/unit/secrets.test.ts). The transport also owns timeouts, retries and rate limits.
  */
-import { test, type APIRequestContext, type TestInfo } from '@playwright/test';
+import { test, type TestInfo } from '@playwright/test';
 import { operation, operationPath, type OperationId } from '../contract/operations.ts';
 import { formatExchange, parseJsonBody, type Exchange } from './exchange.ts';
 import { redact, redactHeaders } from './redact.ts';
@@ -33,7 +39,6 @@ export class ApiClient {
   readonly exchanges: Exchange[] = [];
 
   constructor(
-    private readonly request: APIRequestContext,
     readonly target: Target,
     private readonly testInfo: TestInfo,
   ) {}
@@ -75,7 +80,6 @@ export class ApiClient {
         if (error instanceof TargetAlreadyUnreachable) test.skip(true, error.message);
         throw error;
       }
-      const response = { status: () => result.response.status, headers: () => result.response.headers };
       if (result.notes.length > 0 && !options.quiet) {
         this.testInfo.annotations.push({ type: 'transport', description: `${operationId}: ${result.notes.join('; ')}` });
       }
@@ -88,8 +92,8 @@ export class ApiClient {
         url,
         requestHeaders: redactHeaders(headers),
         requestBody: data === undefined ? undefined : redact(data),
-        status: response.status(),
-        responseHeaders: redactHeaders(response.headers()),
+        status: result.response.status,
+        responseHeaders: redactHeaders(result.response.headers),
         bodyText: redact(bodyText),
         json,
         jsonError,

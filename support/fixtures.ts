@@ -14,7 +14,7 @@ import type { Exchange } from './exchange.ts';
 import { attachViolationTable, ruleFailureMessage } from './expect-rule.ts';
 import { labelTestAfter, labelTestBefore } from './allure.ts';
 import { currentTarget, type Target } from './target.ts';
-import { recordCreatedCustomer, recordDeletionsSeen } from './cleanup.ts';
+import { settleInFlight } from './transport.ts';
 
 export interface CreatedTransaction {
   sent: CreateTransactionBody;
@@ -79,7 +79,7 @@ type TestFixtures = {
   allureLabels: void;
 };
 
-type WorkerFixtures = { target: Target };
+type WorkerFixtures = { target: Target; settleRequests: void };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: [
@@ -87,6 +87,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(currentTarget());
     },
     { scope: 'worker' },
+  ],
+
+  // When a worker stops (end of run, or Ctrl-C), requests an interrupted test abandoned are let finish,
+  // so that a customer they created is in the run ledger for global teardown (support/cleanup.ts).
+  settleRequests: [
+    async ({}, use, workerInfo) => {
+      await use();
+      await settleInFlight(Math.min(10_000, workerInfo.project.timeout || 10_000));
+    },
+    { scope: 'worker', auto: true },
   ],
 
   allureLabels: [
@@ -99,8 +109,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 
-  api: async ({ request, target }, use, testInfo) => {
-    await use(new ApiClient(request, target, testInfo));
+  api: async ({ target }, use, testInfo) => {
+    await use(new ApiClient(target, testInfo));
   },
 
   createdTransaction: async ({ api, target }, use, testInfo) => {
@@ -139,8 +149,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         }
         const answer = exchange!;
         const id = customerIdOf(answer.json);
-        // Into the run ledger at once: global teardown deletes it even if this worker never gets to.
-        if (id !== undefined) recordCreatedCustomer(id, target.runId);
         base.skip(
           statusIsSuccess(answer).length > 0 && answer.status !== 401 && answer.status !== 403,
           `the target did not create a customer (POST /customers answered ${answer.status}); the reference does not show customer creation`,
@@ -160,7 +168,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     for (const id of created) {
       if (!deleted.has(`/customers/${id}`)) await api.call('deleteCustomer', { params: { id }, quiet: true });
     }
-    recordDeletionsSeen(created, api.exchanges, target.runId);
   },
 });
 

@@ -13,6 +13,7 @@ import { startMockServer } from '../mock/server.ts';
 import { cleanupSummary, deleteLeftoverCustomers, ledgerPath, startLedger } from './cleanup.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
 import { registerSecret } from './redact.ts';
+import { propertySettings } from './properties.ts';
 import { markerFilePath, transportSettings, transportVariables } from './transport.ts';
 
 export const configErrorExitCode = 2;
@@ -23,6 +24,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   try {
     suite = loadConfig();
     transportVariables();
+    propertySettings();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`collect-conformance: configuration error: ${error.message}\n`);
@@ -65,7 +67,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   if (probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
 
   return async () => {
-    const result = await deleteLeftoverCustomers({ baseUrl, secretKey, runId: suite.runId }, { ...settings, maxRps: null }, ledgerPath());
+    // Teardown is the only sender now: it has the whole PCS_MAX_RPS budget, not a worker's share.
+    const result = await deleteLeftoverCustomers({ baseUrl, secretKey, runId: suite.runId }, { ...settings, maxRps: transportVariables().maxRps }, ledgerPath());
     const summary = cleanupSummary(result);
     if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
     await closeMock?.();

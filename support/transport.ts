@@ -16,6 +16,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { OperationId } from '../contract/operations.ts';
 import { ConfigError } from './config.ts';
+import { createdCustomerId, deletedCustomerId, inlineCustomerId, ledgerPath, recordCreatedCustomer, recordDeletedCustomer } from './ledger.ts';
 import { redact } from './redact.ts';
 
 export interface OutgoingRequest {
@@ -49,6 +50,8 @@ export interface TransportSettings {
   maxBackoffMs: number;
   /** Where the marker line goes; null: no marker (unit tests of the policy). */
   markerFile: string | null;
+  /** The run ledger customers are recorded in (support/ledger.ts); null: none. */
+  ledger: { file: string; runId: string } | null;
 }
 
 export interface TransportResult {
@@ -118,6 +121,7 @@ export function transportSettings(timeoutMs: number, env: Env = process.env): Tr
     backoffMs: 250,
     maxBackoffMs: 4_000,
     markerFile: markerFilePath(env),
+    ledger: { file: ledgerPath(env), runId: env.PCS_RUN_ID?.trim() || 'unlabelled' },
   };
 }
 
@@ -220,15 +224,68 @@ function fail(settings: TransportSettings, failure: TransportFailure, message: s
 const gatewayStatuses = new Set([502, 503, 504]);
 
 /**
+ * Customers into the run ledger as soon as their creation is answered, here rather than in
+ * a test: this runs even when the test that sent the request was interrupted meanwhile, and
+ * for every client. Deletions answered 2xx or 404 close the entry.
+ */
+function noteInLedger(settings: TransportSettings, request: OutgoingRequest, response: IncomingResponse): void {
+  if (settings.ledger === null) return;
+  const success = response.status >= 200 && response.status < 300;
+  try {
+    if ((request.operationId === 'createCustomer' || request.operationId === 'createTransaction') && success) {
+      let json: unknown;
+      try {
+        json = JSON.parse(response.body.toString('utf8')) as unknown;
+      } catch {
+        return; // no id to record; the test reports the broken body
+      }
+      // A transaction created with a new customer inline creates that customer too.
+      const id = request.operationId === 'createCustomer' ? createdCustomerId(json) : inlineCustomerId(request.data, json);
+      if (id !== undefined) recordCreatedCustomer(id, settings.ledger.runId, settings.ledger.file);
+    } else if (request.operationId === 'deleteCustomer' && (success || response.status === 404)) {
+      const id = deletedCustomerId(request.url);
+      if (id !== undefined) recordDeletedCustomer(id, settings.ledger.runId, settings.ledger.file);
+    }
+  } catch {
+    // The ledger is a safety net: failing to write it must not fail the request.
+  }
+}
+
+/**
  * Sends a request under the transport policy. Returns the response (any status, including
  * 4xx and other 5xx: judging them is the tests' job) or throws a TransportError.
  */
-export async function sendWithPolicy(
+export function sendWithPolicy(
   sender: Sender,
   request: OutgoingRequest,
   settings: TransportSettings,
   random: () => number = Math.random,
 ): Promise<TransportResult> {
+  const sending = sendUnderPolicy(sender, request, settings, random);
+  inFlight.add(sending);
+  const forget = () => inFlight.delete(sending);
+  sending.then(forget, forget);
+  return sending;
+}
+
+/** Requests of this process not answered yet: an interrupted test abandons its request, which still runs. */
+const inFlight = new Set<Promise<TransportResult>>();
+
+/**
+ * Waits (at most maxWaitMs) for this process's requests in flight to end. A worker stopped by
+ * Ctrl-C calls it before exiting (support/fixtures.ts), so that a creation already sent is
+ * still answered and written to the run ledger, and global teardown can delete what it made.
+ */
+export async function settleInFlight(maxWaitMs: number): Promise<number> {
+  const pending = [...inFlight];
+  if (pending.length === 0) return 0;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(pending), new Promise((resolveWait) => (timer = setTimeout(resolveWait, maxWaitMs)))]);
+  clearTimeout(timer);
+  return pending.length;
+}
+
+async function sendUnderPolicy(sender: Sender, request: OutgoingRequest, settings: TransportSettings, random: () => number): Promise<TransportResult> {
   const name = requestName(request);
   const earlier = alreadyUnreachable(settings);
   if (earlier !== null) {
@@ -266,7 +323,10 @@ export async function sendWithPolicy(
 
     const limited = response.status === 429;
     const gateway = gatewayStatuses.has(response.status);
-    if (!limited && !gateway) return { response, attempts, notes };
+    if (!limited && !gateway) {
+      noteInLedger(settings, request, response);
+      return { response, attempts, notes };
+    }
 
     const advised = retryAfterMs(response.headers['retry-after']);
     const advice = advised === null ? 'no Retry-After' : `Retry-After ${Math.round(advised / 1000)} s`;

@@ -27,6 +27,7 @@ interface ToolResult {
   falsePositives: number;
   falsePositiveChecks: string[];
   variantsFlagged: number;
+  variantsFlaggedNames: string[];
   variantsTotal: number;
   wallSeconds: number;
   survivors: string[];
@@ -79,6 +80,7 @@ async function benchTool(tool: PeerTool, mutants: Behaviour[], variants: Behavio
     falsePositives: 0,
     falsePositiveChecks: [],
     variantsFlagged: 0,
+    variantsFlaggedNames: [],
     variantsTotal: variants.length,
     wallSeconds: 0,
     survivors: [],
@@ -94,7 +96,12 @@ async function benchTool(tool: PeerTool, mutants: Behaviour[], variants: Behavio
       if (isKill(await check(mutant.name))) result.killed++;
       else result.survivors.push(mutant.name);
     }
-    for (const variant of variants) if (isKill(await check(variant.name))) result.variantsFlagged++;
+    for (const variant of variants) {
+      if (isKill(await check(variant.name))) {
+        result.variantsFlagged++;
+        result.variantsFlaggedNames.push(variant.name);
+      }
+    }
   } catch (error) {
     result.error = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
   } finally {
@@ -116,6 +123,7 @@ function suiteRow(outputRoot: string): ToolResult | undefined {
     falsePositives: 0,
     falsePositiveChecks: [],
     variantsFlagged: score.falsePositives,
+    variantsFlaggedNames: score.variants.filter((v) => !v.passed).map((v) => v.name),
     variantsTotal: score.variants.length,
     wallSeconds: score.wallSeconds,
     survivors: score.survivors.map((s) => s.name),
@@ -168,7 +176,8 @@ async function main(): Promise<number> {
     'A tool kills a mutant when it reports a failure against it that it does not report against the unmutated mock.',
     suite ? 'The collect-conformance row is read from the last `npm run mutation` (reports/mutation.json); its wall time is that run\'s.' : '',
     '',
-    ...results.filter((r) => r.falsePositiveChecks.length > 0).map((r) => `- ${r.tool}, failures against the unmutated mock: ${r.falsePositiveChecks.slice(0, 6).join('; ')}`),
+    ...results.filter((r) => r.falsePositiveChecks.length > 0).map((r) => `- ${r.tool}, failures against the unmutated mock: ${r.falsePositiveChecks.slice(0, 6).map((f) => f.split('\n')[0]).join('; ')}`),
+    ...rows.filter((r) => r.variantsFlaggedNames.length > 0).map((r) => `- ${r.tool} flags conforming variants: ${r.variantsFlaggedNames.join(', ')}`),
   ];
   writeFileSync(join(outputRoot, 'peers.md'), `# Peers side by side\n\n${rendered}\n${notes.join('\n')}\n`);
   writeFileSync(join(outputRoot, 'peers.json'), `${JSON.stringify(rows, null, 2)}\n`);

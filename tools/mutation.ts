@@ -4,13 +4,19 @@
  * ${PCS_OUTPUT_DIR:-reports}/mutation.md and mutation.json.
  *
  * One mock process serves every behaviour (chosen per request by the x-pcs-mutant header) and
- * one Playwright run holds one project per behaviour, on both cores. A first run against the
- * reference records which operations each test calls; each mutant then runs only the tests that
- * call an operation it changes (a test that never calls it cannot observe it; variants run the
- * whole suite). Exit code 1 when a non-equivalent mutant survives, a variant fails, or the suite
- * fails against the reference.
+ * Playwright runs on both cores (tools/mutation.playwright.config.ts):
+ * 1. the whole suite against the reference: every test must pass, and each test's status
+ *    annotations tell which operations it calls;
+ * 2. each mutant against the tests tagged with the rule it breaks (among those calling an
+ *    operation it changes), packed into batch projects; each variant against the whole suite;
+ * 3. each mutant step 2 did not kill against every test that calls one of its operations (a test
+ *    that never calls an operation cannot observe a change to it).
+ * Exit code 1 when a non-equivalent mutant survives, a variant fails (a false positive of the
+ * suite), or the suite fails against the reference; 2 for a wrong argument.
  *
  *   npx tsx tools/mutation.ts [--only REGEX] [--workers N] [--list]
+ *
+ * PCS_RUNS (default here 10) sets the cases per property test for the run.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +28,7 @@ import { mutants as allMutants, perRequestMutant, variants as allVariants, type 
 import type { MutationPlan, MutationPlanProject } from './mutation.playwright.config.ts';
 import { readReport, type TestOutcome } from './mutation/playwright-json.ts';
 import { computeScore, renderMarkdown, widerStageSuffix } from './mutation/score.ts';
+import { attribute, batches, coveringTests, ruleTests, type Assignment } from './mutation/plan.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const configFile = join(root, 'tools', 'mutation.playwright.config.ts');
@@ -120,18 +127,6 @@ async function runPlaywright(plan: MutationPlan, env: NodeJS.ProcessEnv, work: s
   return { outcomes: report.outcomes, seconds };
 }
 
-/** Tests of the reference run that call one of the operations a behaviour changes. */
-function coveringTests(behaviour: Behaviour, reference: TestOutcome[]): TestOutcome[] {
-  if (behaviour.operations === 'all') return reference;
-  const operations = new Set<string>(behaviour.operations);
-  return reference.filter((outcome) => outcome.operations.some((op) => operations.has(op)));
-}
-
-/** Of those, the tests tagged with the rule the mutant breaks. */
-function ruleTests(mutant: Behaviour, reference: TestOutcome[]): TestOutcome[] {
-  return coveringTests(mutant, reference).filter((outcome) => outcome.tags.includes(mutant.rule!));
-}
-
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   if (options.list) {
@@ -169,41 +164,47 @@ async function main(): Promise<number> {
     }
     const covering = reference.outcomes.filter((outcome) => outcome.status === 'passed');
 
-    // 2. Every mutant with the tests of the rule it breaks, and every variant with the whole suite,
-    // in one run. A failing test ends its worker (Playwright restarts it), so the first stage keeps
-    // the tests per mutant few; that is what keeps the whole run within minutes.
-    const firstStage: MutationPlanProject[] = [];
-    const toWiden: Behaviour[] = [];
+    // 2. Every mutant with the tests of the rule it breaks (in batches), and every variant with
+    // the whole suite, in one run.
+    const firstAssignments: Assignment[] = [];
+    let toWiden: Behaviour[] = [];
     for (const mutant of counted) {
       const tests = ruleTests(mutant, covering);
       if (tests.length === 0) toWiden.push(mutant);
-      else firstStage.push({ name: mutant.name, behaviour: mutant.name, grep: tests.map((test) => test.grep) });
+      else firstAssignments.push({ mutant: mutant.name, tests });
     }
-    for (const variant of variants) firstStage.push({ name: variant.name, behaviour: variant.name });
-    const first = firstStage.length > 0 ? await runPlaywright(base('rule-tests', firstStage), env, work, 'rule-tests') : { outcomes: [], seconds: 0 };
-    process.stdout.write(`mutation: ${firstStage.length} projects with their rule's tests: ${first.outcomes.length} tests in ${first.seconds.toFixed(1)} s\n`);
+    const firstBatches = batches(firstAssignments, 'mutants');
+    const firstStage: MutationPlanProject[] = [...firstBatches, ...variants.map((variant) => ({ name: variant.name, behaviour: variant.name }))];
+    const firstRun = firstStage.length > 0 ? await runPlaywright(base('rule-tests', firstStage), env, work, 'rule-tests') : { outcomes: [], seconds: 0 };
+    const first = attribute(firstRun.outcomes, firstBatches, '');
+    process.stdout.write(
+      `mutation: ${firstAssignments.length} mutants with their rule's tests (${firstBatches.length} batches) and ${variants.length} variants: ` +
+        `${first.length} tests in ${firstRun.seconds.toFixed(1)} s\n`,
+    );
 
     // 3. Mutants their rule's tests missed: every test that calls one of their operations.
-    const failedFirst = new Set(first.outcomes.filter((outcome) => outcome.status === 'failed').map((outcome) => outcome.project));
-    for (const mutant of counted) if (!failedFirst.has(mutant.name) && !toWiden.includes(mutant)) toWiden.push(mutant);
+    const killedFirst = new Set(first.filter((outcome) => outcome.status === 'failed').map((outcome) => outcome.project));
+    toWiden = [...toWiden, ...counted.filter((mutant) => !killedFirst.has(mutant.name) && !toWiden.includes(mutant))];
     const untested: string[] = [];
-    const secondStage: MutationPlanProject[] = [];
+    const secondAssignments: Assignment[] = [];
     for (const mutant of toWiden) {
       const tests = coveringTests(mutant, covering);
       if (tests.length === 0) untested.push(mutant.name);
-      else secondStage.push({ name: `${mutant.name}${widerStageSuffix}`, behaviour: mutant.name, grep: tests.map((test) => test.grep) });
+      else secondAssignments.push({ mutant: mutant.name, tests });
     }
-    const second = secondStage.length > 0 ? await runPlaywright(base('covering-tests', secondStage), env, work, 'covering-tests') : { outcomes: [], seconds: 0 };
-    if (secondStage.length > 0) {
-      process.stdout.write(`mutation: ${secondStage.length} mutants with every covering test: ${second.outcomes.length} tests in ${second.seconds.toFixed(1)} s\n`);
+    const secondBatches = batches(secondAssignments, 'survivors');
+    const secondRun = secondBatches.length > 0 ? await runPlaywright(base('covering-tests', secondBatches), env, work, 'covering-tests') : { outcomes: [], seconds: 0 };
+    const second = attribute(secondRun.outcomes, secondBatches, widerStageSuffix);
+    if (secondBatches.length > 0) {
+      process.stdout.write(`mutation: ${secondAssignments.length} mutants with every covering test: ${second.length} tests in ${secondRun.seconds.toFixed(1)} s\n`);
     }
 
     const wallSeconds = (performance.now() - started) / 1000;
-    const score = computeScore(mutants, variants, [...first.outcomes, ...second.outcomes], {
+    const score = computeScore(mutants, variants, [...first, ...second], {
       wallSeconds,
       referenceSeconds: reference.seconds,
-      ruleTestsSeconds: first.seconds,
-      coveringTestsSeconds: second.seconds,
+      ruleTestsSeconds: firstRun.seconds,
+      coveringTestsSeconds: secondRun.seconds,
     });
     for (const name of untested) {
       const survivor = score.survivors.find((s) => s.name === name);

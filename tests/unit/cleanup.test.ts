@@ -8,7 +8,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +19,10 @@ import {
   leftoverCustomers,
   recordCreatedCustomer,
   recordDeletedCustomer,
-  recordDeletionsSeen,
   startLedger,
 } from '../../support/cleanup.ts';
-import type { TransportSettings } from '../../support/transport.ts';
+import { createdCustomerId, deletedCustomerId, inlineCustomerId } from '../../support/ledger.ts';
+import { nodeSender, sendWithPolicy, type TransportSettings } from '../../support/transport.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-cleanup-'));
@@ -36,6 +36,7 @@ const settings: TransportSettings = {
   backoffMs: 10,
   maxBackoffMs: 20,
   markerFile: null,
+  ledger: null,
 };
 
 describe('run ledger', () => {
@@ -46,12 +47,43 @@ describe('run ledger', () => {
     recordCreatedCustomer(2, 'run-a', file);
     recordCreatedCustomer(3, 'run-a', file);
     recordDeletedCustomer(2, 'run-a', file);
-    recordDeletionsSeen([3], [{ operation: 'deleteCustomer', path: '/customers/3', status: 404 }], 'run-a', file);
-    recordDeletionsSeen([1], [{ operation: 'deleteCustomer', path: '/customers/1', status: 500 }], 'run-a', file);
-    readFileSync(file); // the file exists and is readable
-    assert.deepEqual(leftoverCustomers(file), [1]);
+    appendFileSync(file, '{"event":"deleted","id":3'); // cut by a killed worker
+    assert.deepEqual(leftoverCustomers(file), [1, 3]);
     startLedger(file);
     assert.deepEqual(leftoverCustomers(file), [], 'a new run starts with an empty ledger');
+  });
+
+  test('ids are read from creation answers of any likely shape and from deletion URLs', () => {
+    assert.equal(createdCustomerId({ id: 5 }), 5);
+    assert.equal(createdCustomerId([{ id: 6 }]), 6);
+    assert.equal(createdCustomerId({ data: { id: 7 } }), 7);
+    assert.equal(createdCustomerId({ id: '8' }), undefined);
+    assert.equal(deletedCustomerId('http://127.0.0.1:1/v1/customers/42'), 42);
+    assert.equal(deletedCustomerId('http://127.0.0.1:1/v1/customers/abc'), undefined);
+    assert.equal(inlineCustomerId('{"customer":{"email":"a@example.com"}}', { id: 1, customer_id: 9 }), 9);
+    assert.equal(inlineCustomerId('{"customer":{"email":"a@example.com"}}', { id: 1, customer: { id: 10 } }), 10);
+    assert.equal(inlineCustomerId('{"customer":{"id":9}}', { id: 1, customer_id: 9 }), undefined, 'an existing customer is not ours to delete');
+    assert.equal(inlineCustomerId('{"amount":1}', { id: 1, customer_id: 9 }), undefined);
+  });
+
+  test('the transport writes every created customer and every deletion seen into the ledger', async () => {
+    const mock = await startMockServer({ host: '127.0.0.1', port: 0 });
+    try {
+      const file = join(scratch, 'ledger-transport.jsonl');
+      startLedger(file);
+      const policy = { ...settings, ledger: { file, runId: 'run-t' } };
+      const headers = { authorization: `Bearer ${mock.sandboxKey}`, 'content-type': 'application/json' };
+      const create = () =>
+        sendWithPolicy(nodeSender(), { method: 'POST', url: `${mock.sandboxBaseUrl}/customers`, headers, data: '{"email":"t@example.com"}', operationId: 'createCustomer' }, policy);
+      const ids = [];
+      for (let n = 0; n < 3; n += 1) ids.push((JSON.parse((await create()).response.body.toString()) as { id: number }).id);
+      await sendWithPolicy(nodeSender(), { method: 'DELETE', url: `${mock.sandboxBaseUrl}/customers/${ids[0]}`, headers, operationId: 'deleteCustomer' }, policy);
+      await sendWithPolicy(nodeSender(), { method: 'DELETE', url: `${mock.sandboxBaseUrl}/customers/999999`, headers, operationId: 'deleteCustomer' }, policy);
+      assert.deepEqual(leftoverCustomers(file), ids.slice(1));
+      assert.match(readFileSync(file, 'utf8'), /"runId":"run-t"/);
+    } finally {
+      await mock.close();
+    }
   });
 
   test('teardown deletes the leftovers on the target and records them', async () => {
@@ -144,6 +176,48 @@ describe('an interrupted run', () => {
       assert.equal(mock.mock.stores.sandbox.customers.size, 0, `customers left on the target after SIGINT: ${JSON.stringify([...mock.mock.stores.sandbox.customers.keys()])} ledger ${existsSync(ledger) ? readFileSync(ledger, "utf8") : "none"}\n${output}`);
       assert.deepEqual(leftoverCustomers(ledger), []);
       assert.match(output, /cleanup: deleted 1 leftover customer/, `global teardown did the deleting:\n${output}`);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('SIGINT with two workers mid-run (customers created directly and inline in transactions): none is left', { timeout: 120_000 }, async () => {
+    const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults: 'latency=2500,methods=DELETE' });
+    const outputDir = join(scratch, 'interrupted-two-workers');
+    const ledger = join(outputDir, 'created-customers.jsonl');
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          join(projectRoot, 'node_modules', '@playwright', 'test', 'cli.js'),
+          'test',
+          '--config',
+          join(projectRoot, 'playwright.config.ts'),
+          '--reporter=line',
+          'tests/conformance/delete-customer.spec.ts',
+          'tests/conformance/create-transaction.spec.ts',
+        ],
+        {
+          cwd: projectRoot,
+          env: { ...process.env, PCS_BASE_URL: mock.sandboxBaseUrl, PCS_SECRET_KEY: mock.sandboxKey, PCS_ENVIRONMENT: 'sandbox', PCS_OUTPUT_DIR: outputDir, ALLURE_RESULTS_DIR: join(outputDir, 'allure-results'), PCS_WORKERS: '2', CI: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && !(existsSync(ledger) && leftoverCustomers(ledger).length >= 1)) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(mock.mock.stores.sandbox.customers.size >= 1, `customers exist on the target at the interrupt:\n${output}`);
+      process.kill(-child.pid!, 'SIGINT');
+      await exited;
+      const left = [...mock.mock.stores.sandbox.customers.values()].map((customer) => `${customer.id} ${customer.email}`);
+      assert.deepEqual(left, [], `customers left on the target after SIGINT; ledger:\n${readFileSync(ledger, 'utf8')}\n${output}`);
+      assert.deepEqual(leftoverCustomers(ledger), []);
     } finally {
       await mock.close();
     }

@@ -13,6 +13,8 @@ import { referenceExtras } from '../../mock/mutants/shape.ts';
 import { documentedResponses } from '../../mock/mutants/contract.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
 import { operations } from '../../contract/operations.ts';
+import { attribute, batches, coveringTests, ruleTests } from '../../tools/mutation/plan.ts';
+import { ruleOfMessage, type TestOutcome } from '../../tools/mutation/playwright-json.ts';
 
 interface Answer {
   status: number;
@@ -231,4 +233,54 @@ test('every non-equivalent mutant and every variant changes what the mock answer
     }
   }
   assert.deepEqual(unchanged, [], `behaviours that change nothing: ${unchanged.join(', ')}`);
+});
+
+// ---- tools/mutation: how tests are assigned to mutants and how failures are read ----------------
+
+const outcome = (id: string, operations: string[], tags: string[]): TestOutcome => ({
+  project: 'reference',
+  id,
+  file: id.split(' › ')[0]!,
+  title: id,
+  grep: id,
+  tags,
+  status: 'passed',
+  operations,
+});
+
+test('batches put each test at most once per project and keep every assignment', () => {
+  const a = outcome('a.spec.ts › one', ['getBalance'], ['BALANCE-ARRAY']);
+  const b = outcome('a.spec.ts › two', ['getBalance'], ['BALANCE-2XX']);
+  const projects = batches(
+    [
+      { mutant: 'm1', tests: [a] },
+      { mutant: 'm2', tests: [a, b] },
+      { mutant: 'm3', tests: [b] },
+    ],
+    'mutants',
+  );
+  assert.deepEqual(
+    projects.map((project) => project.behaviourByTest),
+    [{ [a.id]: 'm1', [b.id]: 'm3' }, { [a.id]: 'm2', [b.id]: 'm2' }],
+  );
+  assert.ok(projects.every((project) => project.expectFailure));
+  const relabelled = attribute([{ ...a, project: 'mutants 2', status: 'failed' }], projects, ' [covering tests]');
+  assert.equal(relabelled[0]!.project, 'm2 [covering tests]');
+});
+
+test('a mutant runs the tests of its rule among those calling its operations', () => {
+  const mutant = mutants().find((m) => m.name === 'getBalance.id.drop')!;
+  const tests = [
+    outcome('b.spec.ts › array', ['getBalance'], ['documented', 'BALANCE-ARRAY']),
+    outcome('b.spec.ts › contains', ['getBalance'], ['inferred', 'BALANCE-CONTAINS-ID']),
+    outcome('c.spec.ts › currency', ['getCurrency'], ['documented', 'CURRENCY-ARRAY']),
+  ];
+  assert.deepEqual(ruleTests(mutant, tests).map((t) => t.id), ['b.spec.ts › array']);
+  assert.deepEqual(coveringTests(mutant, tests).map((t) => t.id), ['b.spec.ts › array', 'b.spec.ts › contains']);
+});
+
+test('failure messages name the rule, also behind a precondition and an error class', () => {
+  assert.equal(ruleOfMessage('TXN-CREATE-ECHO (documented) violated by createTransaction: POST /v1/transactions → 201'), 'TXN-CREATE-ECHO');
+  assert.equal(ruleOfMessage('PreconditionError: precondition failed: LINK-2XX (inferred) violated by getPaymentLink: POST'), 'LINK-2XX');
+  assert.equal(ruleOfMessage('TypeError: cannot read properties of undefined'), undefined);
 });

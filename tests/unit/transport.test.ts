@@ -53,6 +53,7 @@ function settings(overrides: Partial<TransportSettings> = {}): TransportSettings
     backoffMs: 10,
     maxBackoffMs: 40,
     markerFile: join(scratch, `marker-${markerCount}.txt`),
+    ledger: null,
     ...overrides,
   };
 }

@@ -72,9 +72,11 @@ function firstLine(result: JsonResult | undefined): string | undefined {
   return lines[0]?.replace(/^Error: /, '').slice(0, 300);
 }
 
+/** From the last result, not the test's status: in mutant batches a kill is an expected failure. */
 function outcomeOf(test: JsonTest): TestOutcome['status'] {
-  if (test.status === 'skipped') return 'skipped';
-  return test.status === 'expected' ? 'passed' : 'failed';
+  const last = test.results[test.results.length - 1];
+  if (test.status === 'skipped' || last === undefined || last.status === 'skipped') return 'skipped';
+  return last.status === 'passed' ? 'passed' : 'failed';
 }
 
 export function readReport(file: string): { outcomes: TestOutcome[]; errors: string[] } {
@@ -113,6 +115,6 @@ export function readReport(file: string): { outcomes: TestOutcome[]; errors: str
 /** The rule id a failure message names: "<RULE-ID> (kind) violated by ..." or "precondition failed: <RULE-ID> ...". */
 export function ruleOfMessage(message: string | undefined): string | undefined {
   if (message === undefined) return undefined;
-  const match = /^(?:precondition failed: )?([A-Z][A-Z0-9-]+) \((?:documented|inferred)\) violated by/.exec(message);
+  const match = /^(?:\w*Error: )?(?:precondition failed: )?([A-Z][A-Z0-9-]+) \((?:documented|inferred)\) violated by/.exec(message);
   return match?.[1];
 }

@@ -192,14 +192,20 @@ export function dredd(): PeerTool {
           header: [`Authorization: Bearer ${target.key}`],
           reporter: [],
           output: [],
-          loglevel: 'error',
+          loglevel: 'silent',
           color: false,
         });
         // Dredd reports each failing transaction on its emitter; the names are what the table counts.
         const emitter = (dreddRun as unknown as { configuration?: { emitter?: NodeJS.EventEmitter } }).configuration?.emitter;
-        emitter?.on('test fail', (test: { title?: string }) => failures.push(test.title ?? 'transaction'));
+        // Title and message: Dredd fails some transactions against the reference already (its exact
+        // Content-Type match), so a mutant is seen by the new messages it adds.
+        emitter?.on('test fail', (test: { title?: string; message?: string }) => failures.push(`${test.title ?? 'transaction'}: ${test.message ?? ''}`));
         emitter?.on('test error', (_error: unknown, test: { title?: string }) => failures.push(`${test.title ?? 'transaction'} (error)`));
+        // Dredd prints its summary whatever the reporter options say: muted while it runs, so the table stays readable.
+        const write = process.stdout.write;
+        process.stdout.write = (() => true) as typeof process.stdout.write;
         dreddRun.run((error, stats) => {
+          process.stdout.write = write;
           if (error) return fail(error);
           if (failures.length === 0 && stats.failures + stats.errors > 0) failures.push(`${stats.failures} failures, ${stats.errors} errors`);
           done(failures);

@@ -50,7 +50,8 @@ export async function probeTraffic(target: TrafficTarget): Promise<ProxiedExchan
   };
   const idOf = (json: unknown): string => String((json as { id?: unknown } | undefined)?.id ?? 1);
 
-  const customer = await call('createCustomer', 'POST', '/customers', { email: 'peer-bench@example.com' });
+  const customerBody = (n: number) => ({ email: `peer-bench-${n}@example.com`, firstname: 'Peer', lastname: 'Bench' });
+  const customer = await call('createCustomer', 'POST', '/customers', customerBody(1));
   await call('deleteCustomer', 'DELETE', `/customers/${idOf(customer)}`);
   const transaction = await call('createTransaction', 'POST', '/transactions', {
     description: 'peer benchmark',
@@ -65,7 +66,7 @@ export async function probeTraffic(target: TrafficTarget): Promise<ProxiedExchan
   await call('getCurrency', 'GET', '/currencies/1');
 
   const wrong = 'not-the-account-key';
-  const other = await call('createCustomer (second)', 'POST', '/customers', { email: 'peer-bench-2@example.com' });
+  const other = await call('createCustomer (second)', 'POST', '/customers', customerBody(2));
   await call('deleteCustomer with a wrong key', 'DELETE', `/customers/${idOf(other)}`, undefined, wrong);
   await call('createTransaction with a wrong key', 'POST', '/transactions', { description: 'x', amount: 1500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb' }, wrong);
   await call('getPaymentLink with a wrong key', 'POST', `/transactions/${idOf(transaction)}/token`, undefined, wrong);

@@ -1,0 +1,58 @@
+/**
+ * Which tests run against which mutant, and how they are packed into Playwright projects
+ * (see tools/mutation.ts and tools/mutation.playwright.config.ts).
+ */
+import type { Behaviour } from '../../mock/mutants.ts';
+import type { MutationPlanProject } from '../mutation.playwright.config.ts';
+import type { TestOutcome } from './playwright-json.ts';
+
+export interface Assignment {
+  mutant: string;
+  tests: TestOutcome[];
+}
+
+/**
+ * Packs (mutant, its tests) into as few projects as possible: a test appears at most once per
+ * project, so each test of a batch runs against exactly one mutant. Fewer projects, fewer workers.
+ */
+export function batches(assignments: Assignment[], prefix: string): MutationPlanProject[] {
+  const packed: Array<{ used: Set<string>; byTest: Record<string, string>; grep: string[] }> = [];
+  for (const assignment of assignments) {
+    let batch = packed.find((candidate) => assignment.tests.every((test) => !candidate.used.has(test.id)));
+    if (!batch) {
+      batch = { used: new Set(), byTest: {}, grep: [] };
+      packed.push(batch);
+    }
+    for (const test of assignment.tests) {
+      batch.used.add(test.id);
+      batch.byTest[test.id] = assignment.mutant;
+      batch.grep.push(test.grep);
+    }
+  }
+  return packed.map((batch, index) => ({ name: `${prefix} ${index + 1}`, behaviourByTest: batch.byTest, expectFailure: true, grep: batch.grep }));
+}
+
+/** Outcomes of batch projects, re-labelled with the mutant each test ran against (plus a suffix). */
+export function attribute(outcomes: TestOutcome[], batchProjects: MutationPlanProject[], suffix: string): TestOutcome[] {
+  const byName = new Map(batchProjects.map((project) => [project.name, project.behaviourByTest ?? {}]));
+  return outcomes.map((outcome) => {
+    const byTest = byName.get(outcome.project);
+    if (!byTest) return outcome;
+    const mutant = byTest[outcome.id];
+    if (mutant === undefined) throw new Error(`test ${outcome.id} ran in ${outcome.project} without an assigned mutant`);
+    return { ...outcome, project: `${mutant}${suffix}` };
+  });
+}
+
+/** Tests of the reference run that call one of the operations a behaviour changes. */
+export function coveringTests(behaviour: Behaviour, reference: TestOutcome[]): TestOutcome[] {
+  if (behaviour.operations === 'all') return reference;
+  const operations = new Set<string>(behaviour.operations);
+  return reference.filter((outcome) => outcome.operations.some((op) => operations.has(op)));
+}
+
+/** Of those, the tests tagged with the rule the mutant breaks. */
+export function ruleTests(mutant: Behaviour, reference: TestOutcome[]): TestOutcome[] {
+  return coveringTests(mutant, reference).filter((outcome) => outcome.tags.includes(mutant.rule!));
+}
+
