@@ -10,24 +10,16 @@
  * tests/unit/secrets.test.ts). The transport also owns timeouts, retries and rate limits.
  */
 import { test, type TestInfo } from '@playwright/test';
-import { operation, operationPath, type OperationId } from '../contract/operations.ts';
+import type { OperationId } from '../contract/operations.ts';
+import { buildRequest, type RequestOptions } from './outgoing.ts';
 import { formatExchange, parseJsonBody, type Exchange } from './exchange.ts';
 import { redact, redactHeaders } from './redact.ts';
 import type { Target } from './target.ts';
 import { nodeSender, sendWithPolicy, TargetAlreadyUnreachable, transportSettings, type TransportSettings } from './transport.ts';
 
-/** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
-export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
+export type { Auth } from './outgoing.ts';
 
-export interface CallOptions {
-  params?: Record<string, string | number>;
-  /** A JSON value to send, serialised by the client. */
-  body?: unknown;
-  /** A body sent exactly as given (for malformed JSON). */
-  rawBody?: string;
-  /** Content-Type for rawBody; JSON bodies are always application/json. */
-  contentType?: string;
-  auth?: Auth;
+export interface CallOptions extends RequestOptions {
   /** Another base address than the target's (the embedded mock's other environment). */
   baseUrl?: string;
   /** Cleanup requests: not attached nor recorded as a status of the test. */
@@ -51,21 +43,7 @@ export class ApiClient {
   }
 
   async call(operationId: OperationId, options: CallOptions = {}): Promise<Exchange> {
-    const op = operation(operationId);
-    const path = operationPath(operationId, options.params);
-    const url = (options.baseUrl ?? this.target.baseUrl) + path;
-    const headers: Record<string, string> = { accept: 'application/json' };
-    const auth = options.auth ?? { kind: 'key' };
-    if (auth.kind === 'key') headers.authorization = `Bearer ${this.target.secretKey}`;
-    if (auth.kind === 'header') headers.authorization = auth.value;
-    let data: string | undefined;
-    if (options.rawBody !== undefined) {
-      data = options.rawBody;
-      if (options.contentType !== undefined) headers['content-type'] = options.contentType;
-    } else if (options.body !== undefined) {
-      data = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
+    const { op, path, url, headers, data } = buildRequest(operationId, options, options.baseUrl ?? this.target.baseUrl, this.target.secretKey);
     const stepTitle = `${options.quiet ? 'cleanup: ' : ''}${op.method} ${new URL(url).pathname} (${operationId})`;
     return test.step(stepTitle, async () => {
       const started = performance.now();

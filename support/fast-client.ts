@@ -7,11 +7,11 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { operation, operationPath, type OperationId } from '../contract/operations.ts';
+import type { OperationId } from '../contract/operations.ts';
+import { buildRequest, type RequestOptions } from './outgoing.ts';
 import { parseJsonBody, type Exchange } from './exchange.ts';
 import { redact, redactHeaders } from './redact.ts';
 import { sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
-import type { Auth } from './client.ts';
 
 export { TransportError } from './transport.ts';
 
@@ -21,15 +21,7 @@ export interface FastTarget {
   timeoutMs: number;
 }
 
-export interface FastCallOptions {
-  params?: Record<string, string | number>;
-  /** A JSON value to send, serialised by the client. */
-  body?: unknown;
-  /** A body sent exactly as given (malformed JSON). */
-  rawBody?: string;
-  /** Content-Type of rawBody (or of body, to declare a wrong one); JSON bodies default to application/json. */
-  contentType?: string;
-  auth?: Auth;
+export interface FastCallOptions extends RequestOptions {
   /** Cleanup requests: counted, but not part of the case's record (nor of a counterexample). */
   quiet?: boolean;
 }
@@ -121,21 +113,7 @@ export class FastClient {
   }
 
   async call(operationId: OperationId, options: FastCallOptions = {}): Promise<Exchange> {
-    const op = operation(operationId);
-    const path = operationPath(operationId, options.params);
-    const url = this.target.baseUrl + path;
-    const headers: Record<string, string> = { accept: 'application/json' };
-    const auth = options.auth ?? { kind: 'key' };
-    if (auth.kind === 'key') headers.authorization = `Bearer ${this.target.secretKey}`;
-    if (auth.kind === 'header') headers.authorization = auth.value;
-    let data: string | undefined;
-    if (options.rawBody !== undefined) {
-      data = options.rawBody;
-      if (options.contentType !== undefined) headers['content-type'] = options.contentType;
-    } else if (options.body !== undefined) {
-      data = JSON.stringify(options.body);
-      headers['content-type'] = options.contentType ?? 'application/json';
-    }
+    const { op, path, url, headers, data } = buildRequest(operationId, options, this.target.baseUrl, this.target.secretKey);
     if (data !== undefined) headers['content-length'] = String(Buffer.byteLength(data));
 
     const started = performance.now();

@@ -14,6 +14,7 @@ import type { Exchange } from './exchange.ts';
 import { attachViolationTable, ruleFailureMessage } from './expect-rule.ts';
 import { labelTestAfter, labelTestBefore } from './allure.ts';
 import { currentTarget, type Target } from './target.ts';
+import { createdCustomerId } from './ledger.ts';
 import { settleInFlight } from './transport.ts';
 
 export interface CreatedTransaction {
@@ -50,24 +51,6 @@ export function precondition(ruleId: string, exchange: Exchange, violations: Vio
 /** Skips a test that creates or deletes something when the target is live without PCS_ALLOW_LIVE_WRITES=yes. */
 export function requireWrites(target: Target): void {
   base.skip(!target.writesAllowed, 'writes are off on a live target (set PCS_ALLOW_LIVE_WRITES=yes to allow them)');
-}
-
-/**
- * The customer id in a creation response whose shape the reference does not show: an
- * integer `id` on the body, on its first element, or on an object one level down
- * ({ "data": {...} }, { "customer": {...} }, { "v1/customer": {...} }).
- */
-export function customerIdOf(json: unknown): number | undefined {
-  const candidates: unknown[] = [json];
-  if (Array.isArray(json)) candidates.push(json[0]);
-  else if (json && typeof json === 'object') candidates.push(...Object.values(json as Record<string, unknown>));
-  for (const candidate of candidates) {
-    if (candidate && typeof candidate === 'object' && !Array.isArray(candidate)) {
-      const id = (candidate as Record<string, unknown>).id;
-      if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
-    }
-  }
-  return undefined;
 }
 
 type TestFixtures = {
@@ -148,7 +131,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           if (statusIsSuccess(exchange).length === 0 || [401, 403, 404, 405, 501].includes(exchange.status)) break;
         }
         const answer = exchange!;
-        const id = customerIdOf(answer.json);
+        const id = createdCustomerId(answer.json);
         base.skip(
           statusIsSuccess(answer).length > 0 && answer.status !== 401 && answer.status !== 403,
           `the target did not create a customer (POST /customers answered ${answer.status}); the reference does not show customer creation`,

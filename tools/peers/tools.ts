@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openapi30, openapi31, openapi31ConcreteCodes } from './spec.ts';
@@ -101,6 +102,19 @@ export function portmanNewman(): PeerTool {
 
 // ---- Prism validation proxy ------------------------------------------------------------------
 
+/** A loopback port free right now (Prism takes a port number, not 0). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
 /** Prism proxies traffic to the mock and reports every response that violates the document. */
 export function prismProxy(): PeerTool {
   let child: ChildProcess | undefined;
@@ -111,7 +125,7 @@ export function prismProxy(): PeerTool {
     async setup(work, upstream) {
       const spec = join(work, 'openapi-prism.json');
       writeFileSync(spec, JSON.stringify(openapi31()));
-      port = 20_000 + Math.floor(Math.random() * 20_000);
+      port = await freePort();
       const prism = join(peersDir, 'node_modules', '.bin', 'prism');
       child = spawn(prism, ['proxy', spec, `${upstream.origin}/v1`, '--errors', '--host', '127.0.0.1', '--port', String(port)], {
         cwd: work,

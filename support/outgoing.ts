@@ -1,0 +1,47 @@
+/**
+ * How the suite's clients (support/client.ts for example tests, support/fast-client.ts for
+ * generated ones) turn an operation call into a request: the path filled in, the
+ * Authorization header as asked, and the body serialised or sent raw.
+ */
+import { operation, operationPath, type Operation, type OperationId } from '../contract/operations.ts';
+
+/** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
+export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
+
+export interface RequestOptions {
+  params?: Record<string, string | number>;
+  /** A JSON value to send, serialised by the client. */
+  body?: unknown;
+  /** A body sent exactly as given (malformed JSON). */
+  rawBody?: string;
+  /** Content-Type of rawBody, or of body to declare a wrong one; JSON bodies default to application/json. */
+  contentType?: string;
+  auth?: Auth;
+}
+
+export interface BuiltRequest {
+  op: Operation;
+  /** Path relative to the base address, e.g. /transactions/12/token. */
+  path: string;
+  url: string;
+  headers: Record<string, string>;
+  data: string | undefined;
+}
+
+export function buildRequest(operationId: OperationId, options: RequestOptions, baseUrl: string, secretKey: string): BuiltRequest {
+  const op = operation(operationId);
+  const path = operationPath(operationId, options.params);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const auth = options.auth ?? { kind: 'key' };
+  if (auth.kind === 'key') headers.authorization = `Bearer ${secretKey}`;
+  if (auth.kind === 'header') headers.authorization = auth.value;
+  let data: string | undefined;
+  if (options.rawBody !== undefined) {
+    data = options.rawBody;
+    if (options.contentType !== undefined) headers['content-type'] = options.contentType;
+  } else if (options.body !== undefined) {
+    data = JSON.stringify(options.body);
+    headers['content-type'] = options.contentType ?? 'application/json';
+  }
+  return { op, path, url: baseUrl + path, headers, data };
+}
