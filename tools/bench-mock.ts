@@ -10,6 +10,7 @@
  * Prism runs with --verboseLevel error, so that its per-request logging does not count
  * against it. Scenarios: a read (GET /currencies/1) and a creation (POST /transactions).
  */
+import { ensurePeersInstalled } from './peers/install.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -159,7 +160,7 @@ async function main(): Promise<void> {
     process.stderr.write('bench-mock: autocannon is not installed (npm install)\n');
     process.exit(2);
   }
-  const prismAvailable = existsSync(prismBin) || existsSync(prismShim);
+  const prismAvailable = ensurePeersInstalled() && (existsSync(prismBin) || existsSync(prismShim));
   const mock = await startReferenceMock(await freePort());
   const prism = prismAvailable ? await startPrism(await freePort()) : null;
   try {

@@ -10,6 +10,7 @@
  *
  *   npx tsx tools/bench-peers.ts [--only REGEX] [--tools portman,prism,dredd]
  */
+import { ensurePeersInstalled } from './peers/install.ts';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -144,8 +145,8 @@ function table(results: ToolResult[]): string {
 
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
-  if (!peersInstalled()) {
-    throw new UsageError('the peer tools are not installed: run  flock /tmp/npm.lock npm ci --prefix peers  first');
+  if (!ensurePeersInstalled() || !peersInstalled()) {
+    throw new UsageError('the peer tools could not be installed into peers/ (npm ci --prefix peers failed)');
   }
   const selected = (behaviour: Behaviour): boolean => !options.only || options.only.test(behaviour.name);
   const mutants = allMutants().filter((mutant) => !mutant.equivalent && selected(mutant));
