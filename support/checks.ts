@@ -75,3 +75,21 @@ export function bodyValueEquals(exchange: Exchange, pointer: string, expected: u
     ? []
     : [{ location: `body ${pointer}`, expected: describeValue(expected), actual: describeValue(actual) }];
 }
+
+/**
+ * The value at a JSON pointer is an absolute URL: a scheme followed by what a URL parser
+ * accepts. Any scheme passes (https, http, or an app's deep link such as momo://): the
+ * reference says only that it is the payment link; a relative path is not a link.
+ */
+export function bodyValueIsAbsoluteUrl(exchange: Exchange, pointer: string): Violation[] {
+  const value = valueAtPointer(exchange.json, pointer);
+  let absolute = false;
+  if (typeof value === 'string' && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) {
+    try {
+      absolute = new URL(value).href.length > 0;
+    } catch {
+      absolute = false;
+    }
+  }
+  return absolute ? [] : [{ location: `body ${pointer}`, expected: 'an absolute URL (scheme and address)', actual: describeValue(value) }];
+}
