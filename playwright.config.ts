@@ -1,7 +1,8 @@
 /**
- * Playwright configuration of the conformance suite: API tests only (the request
- * fixture; no browser project), the embedded mock started by global setup when
- * PCS_BASE_URL is unset, and reports for people (HTML) and CI (JUnit).
+ * Playwright configuration of the conformance suite: API tests only (no browser project;
+ * requests go through support/transport.ts), the embedded mock started by global setup
+ * when PCS_BASE_URL is unset, and reports for people (HTML, Allure), CI (JUnit) and SDK
+ * maintainers (conformance matrix, rule coverage).
  */
 import { defineConfig } from '@playwright/test';
 import { loadDotEnv } from './support/config.ts';
@@ -11,6 +12,10 @@ loadDotEnv();
 
 const outputRoot = process.env.PCS_OUTPUT_DIR ?? 'reports';
 const allureResultsDir = process.env.ALLURE_RESULTS_DIR ?? 'allure-results';
+// The console reporter can be swapped (collect-conformance --reporter dot) without losing the report files.
+const consoleReporters = ['list', 'line', 'dot'] as const;
+type ConsoleReporter = (typeof consoleReporters)[number];
+const consoleReporter: ConsoleReporter = consoleReporters.find((name) => name === process.env.PCS_CONSOLE_REPORTER) ?? 'list';
 
 export default defineConfig({
   testDir: './tests/conformance',
@@ -24,7 +29,7 @@ export default defineConfig({
   // Reports: list for the console, JUnit for CI, Playwright's HTML, Allure results (emptied
   // first, so a report shows the last run only), and the conformance matrix and rule coverage.
   reporter: [
-    ['list'],
+    [consoleReporter],
     ['junit', { outputFile: `${outputRoot}/junit.xml` }],
     ['html', { open: 'never', outputFolder: `${outputRoot}/html` }],
     ['./reporters/fresh-allure-results.ts', { resultsDir: allureResultsDir }],

@@ -21,7 +21,8 @@ Run flags (each maps onto a variable; flags win over the environment, which wins
   --grep PATTERN          run tests whose title or tags match (tags: @documented, @inferred, @quirk, @<RULE-ID>)
   --documented-only       run only checks of documented rules (@documented)
   --shard i/n             run shard i of n (Playwright sharding)
-  --reporter R            Playwright reporter(s), e.g. dot or blob (replaces the configured ones)
+  --reporter R            console output: list (default), line or dot (report files are still written);
+                          any other Playwright reporter (json, blob, ...) replaces the configured ones
   --list                  list the selected tests without running them
 
 Other variables:

@@ -49,6 +49,8 @@ function shardProblem(value: string): string | undefined {
   return index >= 1 && total >= 1 && index <= total ? undefined : `must satisfy 1 <= i <= n, got ${value}`;
 }
 
+const isConsoleReporter = (name: string): boolean => name === 'list' || name === 'line' || name === 'dot';
+
 /** A regular expression matching tests that carry @documented and, when given, the user's pattern. */
 export function grepPattern(grep: string | undefined, documentedOnly: boolean): string | undefined {
   if (!documentedOnly) return grep;
@@ -79,6 +81,8 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
     }
     result.PCS_SECRET_KEY = key;
   }
+  const reporter = flags.get('reporter');
+  if (typeof reporter === 'string' && isConsoleReporter(reporter)) result.PCS_CONSOLE_REPORTER = reporter;
   const output = flags.get('output');
   result.PCS_OUTPUT_DIR = resolve(typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports'));
   return result;
@@ -91,7 +95,9 @@ export function playwrightArguments(flags: Map<string, string | true>, rest: str
   const shard = flags.get('shard');
   if (typeof shard === 'string') args.push('--shard', shard);
   const reporter = flags.get('reporter');
-  if (typeof reporter === 'string') args.push('--reporter', reporter);
+  // A console reporter only swaps the console output (PCS_CONSOLE_REPORTER, see environmentFromFlags);
+  // any other reporter replaces the configured ones, as Playwright's own --reporter does.
+  if (typeof reporter === 'string' && !isConsoleReporter(reporter)) args.push('--reporter', reporter);
   if (flags.get('list') === true) args.push('--list');
   return [...args, ...rest];
 }

@@ -45,9 +45,15 @@ test('--documented-only selects @documented, combined with --grep by lookahead',
   assert.ok(combined.test('getPaymentLink quirk @documented @LINK-TOKEN-STRING'));
   assert.ok(!combined.test('getPaymentLink @inferred @LINK-2XX'));
   assert.ok(!combined.test('deleteCustomer @documented @CUSTOMER-DELETE-204'));
-  const { flags } = parseArgs(['--shard', '2/3', '--reporter', 'dot', '--documented-only'], runFlags);
+  const { flags } = parseArgs(['--shard', '2/3', '--reporter', 'json', '--documented-only'], runFlags);
   const args = playwrightArguments(flags, []);
-  assert.deepEqual(args.slice(3), ['--grep', '@documented', '--shard', '2/3', '--reporter', 'dot']);
+  assert.deepEqual(args.slice(3), ['--grep', '@documented', '--shard', '2/3', '--reporter', 'json']);
+});
+
+test('--reporter dot swaps the console output only: the report files are still written', () => {
+  const { flags } = parseArgs(['--reporter', 'dot'], runFlags);
+  assert.ok(!playwrightArguments(flags, []).includes('--reporter'));
+  assert.equal(environmentFromFlags(flags, {}).PCS_CONSOLE_REPORTER, 'dot');
 });
 
 test('exit code 2 and one line for a bad flag and for a bad variable', () => {
