@@ -1,4 +1,5 @@
 /** RFC 6901 JSON pointers, and a short printable form of a value for failure messages. */
+import { stringifyJson } from './big-integers.ts';
 
 export function valueAtPointer(value: unknown, pointer: string): unknown {
   if (pointer === '') return value;
@@ -21,7 +22,7 @@ const maxShown = 120;
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'absent';
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-  let text = JSON.stringify(value) ?? String(value);
+  let text = stringifyJson(value) ?? String(value);
   if (text.length > maxShown) text = `${text.slice(0, maxShown)}…`;
   return `${text} (${type})`;
 }

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import dotenv from 'dotenv';
+import { isUnsafeIntegerText, standInFor } from '../contract/big-integers.ts';
 
 export type Environment = 'sandbox' | 'live';
 
@@ -57,10 +58,11 @@ function text(env: Env, name: string): string | undefined {
 function positiveInteger(env: Env, name: string): number | null {
   const value = text(env, name);
   if (value === undefined) return null;
-  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) {
+  if (!/^\d{1,20}$/.test(value) || /^0+$/.test(value)) {
     throw new ConfigError(name, `must be a positive integer, got "${value.slice(0, 40)}"`);
   }
-  return Number(value);
+  // An id beyond 2^53 is kept exact through its stand-in (contract/big-integers.ts).
+  return isUnsafeIntegerText(value) ? standInFor(value) : Number(value);
 }
 
 function yes(env: Env, name: string): boolean {
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
     throw new ConfigError('PCS_PHONE_COUNTRY', `must be an upper-case two-letter country code, got "${phoneCountry.slice(0, 40)}"`);
   }
   const timeoutMs = positiveInteger(env, 'PCS_TIMEOUT_MS') ?? 15_000;
+  if (timeoutMs > 3_600_000) throw new ConfigError('PCS_TIMEOUT_MS', `must be at most 3600000 (one hour), got ${env.PCS_TIMEOUT_MS?.trim().slice(0, 40)}`);
   const allowLive = yes(env, 'PCS_ALLOW_LIVE');
   const allowLiveWrites = yes(env, 'PCS_ALLOW_LIVE_WRITES');
   const runId = text(env, 'PCS_RUN_ID') ?? `cc-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`;

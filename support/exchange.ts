@@ -4,6 +4,7 @@
  */
 import type { OperationId } from '../contract/operations.ts';
 import { redact } from './redact.ts';
+import { parseJson } from '../contract/big-integers.ts';
 
 export interface Exchange {
   operation: OperationId;
@@ -26,7 +27,7 @@ export interface Exchange {
 export function parseJsonBody(text: string): { json: unknown; jsonError: string | undefined } {
   if (text.trim() === '') return { json: undefined, jsonError: 'the body is empty' };
   try {
-    return { json: JSON.parse(text) as unknown, jsonError: undefined };
+    return { json: parseJson(text), jsonError: undefined };
   } catch (error) {
     return { json: undefined, jsonError: `the body is not JSON (${(error as Error).message})` };
   }

@@ -7,6 +7,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { isUnsafeIntegerText, parseJson, standInFor, stringifyJson } from '../contract/big-integers.ts';
 
 export const ledgerFileName = 'created-customers.jsonl';
 
@@ -27,7 +28,8 @@ export function startLedger(file: string = ledgerPath()): void {
 function append(file: string, entry: LedgerEntry): void {
   mkdirSync(dirname(file), { recursive: true });
   // One appendFileSync per line: lines from parallel workers never interleave (O_APPEND, small writes).
-  appendFileSync(file, `${JSON.stringify(entry)}\n`);
+  // Exact digits for ids beyond 2^53 (contract/big-integers.ts), read back by parseJson in any process.
+  appendFileSync(file, `${stringifyJson(entry)}\n`);
 }
 
 export function recordCreatedCustomer(id: number, runId: string, file: string = ledgerPath()): void {
@@ -46,7 +48,7 @@ export function leftoverCustomers(file: string = ledgerPath()): number[] {
     if (line.trim() === '') continue;
     let entry: Partial<LedgerEntry>;
     try {
-      entry = JSON.parse(line) as Partial<LedgerEntry>;
+      entry = parseJson(line) as Partial<LedgerEntry>;
     } catch {
       continue; // a line cut by a killed worker: the customer it named is in a complete line or was never created
     }
@@ -77,8 +79,9 @@ export function createdCustomerId(json: unknown): number | undefined {
 
 /** The customer id of a DELETE /customers/{id} URL. */
 export function deletedCustomerId(url: string): number | undefined {
-  const match = /\/customers\/(\d{1,15})\/?$/.exec(new URL(url).pathname);
-  return match ? Number(match[1]) : undefined;
+  const digits = /\/customers\/(\d{1,20})\/?$/.exec(new URL(url).pathname)?.[1];
+  if (digits === undefined) return undefined;
+  return isUnsafeIntegerText(digits) ? standInFor(digits) : Number(digits);
 }
 
 /**
@@ -91,7 +94,7 @@ export function inlineCustomerId(requestBody: string | undefined, json: unknown)
   if (requestBody === undefined || !json || typeof json !== 'object' || Array.isArray(json)) return undefined;
   let sent: unknown;
   try {
-    sent = JSON.parse(requestBody) as unknown;
+    sent = parseJson(requestBody);
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * Authorization header as asked, and the body serialised or sent raw.
  */
 import { operation, operationPath, type Operation, type OperationId } from '../contract/operations.ts';
+import { exactText, stringifyJson } from '../contract/big-integers.ts';
 
 /** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
 export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
@@ -30,7 +31,9 @@ export interface BuiltRequest {
 
 export function buildRequest(operationId: OperationId, options: RequestOptions, baseUrl: string, secretKey: string): BuiltRequest {
   const op = operation(operationId);
-  const path = operationPath(operationId, options.params);
+  // Ids beyond 2^53 travel as stand-ins inside the suite (contract/big-integers.ts): back to their digits on the wire.
+  const params = options.params && Object.fromEntries(Object.entries(options.params).map(([name, value]) => [name, exactText(value)]));
+  const path = operationPath(operationId, params);
   const headers: Record<string, string> = { accept: 'application/json' };
   const auth = options.auth ?? { kind: 'key' };
   if (auth.kind === 'key') headers.authorization = `Bearer ${secretKey}`;
@@ -40,7 +43,7 @@ export function buildRequest(operationId: OperationId, options: RequestOptions, 
     data = options.rawBody;
     if (options.contentType !== undefined) headers['content-type'] = options.contentType;
   } else if (options.body !== undefined) {
-    data = JSON.stringify(options.body);
+    data = stringifyJson(options.body);
     headers['content-type'] = options.contentType ?? 'application/json';
   }
   return { op, path, url: baseUrl + path, headers, data };

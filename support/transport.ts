@@ -16,6 +16,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { OperationId } from '../contract/operations.ts';
 import { ConfigError } from './config.ts';
+import { parseJson } from '../contract/big-integers.ts';
 import { createdCustomerId, deletedCustomerId, inlineCustomerId, ledgerPath, recordCreatedCustomer, recordDeletedCustomer } from './ledger.ts';
 import { redact } from './redact.ts';
 
@@ -235,7 +236,7 @@ function noteInLedger(settings: TransportSettings, request: OutgoingRequest, res
     if ((request.operationId === 'createCustomer' || request.operationId === 'createTransaction') && success) {
       let json: unknown;
       try {
-        json = JSON.parse(response.body.toString('utf8')) as unknown;
+        json = parseJson(response.body.toString('utf8'));
       } catch {
         return; // no id to record; the test reports the broken body
       }
