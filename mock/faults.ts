@@ -15,6 +15,7 @@
  * where V is a probability (0.3), "first:N" (the first N matching requests), "after:N" (every
  * matching request after the first N) or "every:N" (every N-th matching request). Example: latency=200,rate429=0.3,reset=0.1.
  */
+import { seededRandom } from './seeded-random.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export class FaultSpecError extends Error {
@@ -74,18 +75,6 @@ export function parseFaults(spec: string): FaultPlan {
     }
   }
   return plan;
-}
-
-/** mulberry32: a small seeded generator, so a fault sequence can be reproduced. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Decides, request by request, which fault (if any) applies. Kept apart from Fastify so it can be unit-tested. */

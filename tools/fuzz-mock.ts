@@ -11,6 +11,7 @@
  * The mock runs in this process, with a small store cap (2,000 by default) so that the
  * cap is reached and its eviction exercised; the fuzz traffic creates many records.
  */
+import { seededRandom, type Random } from '../mock/seeded-random.ts';
 import http from 'node:http';
 import net from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -41,19 +42,6 @@ export interface FuzzReport {
   evictionChecked: boolean;
   seconds: number;
   stoppedByTime: boolean;
-}
-
-type Random = () => number;
-
-function seeded(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -257,7 +245,7 @@ function sendOne(agent: http.Agent, port: number, request: FuzzRequest): Promise
 }
 
 export async function runFuzz(options: FuzzOptions, log: (line: string) => void = () => {}): Promise<FuzzReport> {
-  const random = seeded(options.seed);
+  const random = seededRandom(options.seed);
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
   const mock: RunningMock = await startMockServer({ host: '127.0.0.1', port: 0, storeCap: options.storeCap });
