@@ -11,9 +11,8 @@
  */
 import { test, type TestInfo } from '@playwright/test';
 import type { OperationId } from '../contract/operations.ts';
-import { buildRequest, type RequestOptions } from './outgoing.ts';
-import { formatExchange, parseJsonBody, type Exchange } from './exchange.ts';
-import { redact, redactHeaders } from './redact.ts';
+import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
+import { formatExchange, type Exchange } from './exchange.ts';
 import type { Target } from './target.ts';
 import { nodeSender, sendWithPolicy, TargetAlreadyUnreachable, transportSettings, type TransportSettings } from './transport.ts';
 
@@ -43,7 +42,8 @@ export class ApiClient {
   }
 
   async call(operationId: OperationId, options: CallOptions = {}): Promise<Exchange> {
-    const { op, path, url, headers, data } = buildRequest(operationId, options, options.baseUrl ?? this.target.baseUrl, this.target.secretKey);
+    const request = buildRequest(operationId, options, options.baseUrl ?? this.target.baseUrl, this.target.secretKey);
+    const { op, path, url, headers, data } = request;
     const stepTitle = `${options.quiet ? 'cleanup: ' : ''}${op.method} ${new URL(url).pathname} (${operationId})`;
     return test.step(stepTitle, async () => {
       const started = performance.now();
@@ -61,22 +61,7 @@ export class ApiClient {
       if (result.notes.length > 0 && !options.quiet) {
         this.testInfo.annotations.push({ type: 'transport', description: `${operationId}: ${result.notes.join('; ')}` });
       }
-      const bodyText = result.response.body.toString('utf8');
-      const { json, jsonError } = parseJsonBody(bodyText);
-      const exchange: Exchange = {
-        operation: operationId,
-        method: op.method,
-        path,
-        url,
-        requestHeaders: redactHeaders(headers),
-        requestBody: data === undefined ? undefined : redact(data),
-        status: result.response.status,
-        responseHeaders: redactHeaders(result.response.headers),
-        bodyText: redact(bodyText),
-        json,
-        jsonError,
-        durationMs: Math.round(performance.now() - started),
-      };
+      const exchange = exchangeOf(operationId, request, result.response, started);
       this.exchanges.push(exchange);
       if (options.quiet) return exchange;
       this.testInfo.annotations.push({ type: 'status', description: `${operationId} ${op.method} ${path} → ${exchange.status}` });

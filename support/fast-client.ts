@@ -8,9 +8,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { OperationId } from '../contract/operations.ts';
-import { buildRequest, type RequestOptions } from './outgoing.ts';
-import { parseJsonBody, type Exchange } from './exchange.ts';
-import { redact, redactHeaders } from './redact.ts';
+import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
+import type { Exchange } from './exchange.ts';
 import { sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
 
 export { TransportError } from './transport.ts';
@@ -113,29 +112,15 @@ export class FastClient {
   }
 
   async call(operationId: OperationId, options: FastCallOptions = {}): Promise<Exchange> {
-    const { op, path, url, headers, data } = buildRequest(operationId, options, this.target.baseUrl, this.target.secretKey);
+    const request = buildRequest(operationId, options, this.target.baseUrl, this.target.secretKey);
+    const { op, url, headers, data } = request;
     if (data !== undefined) headers['content-length'] = String(Buffer.byteLength(data));
 
     const started = performance.now();
     const result = await sendWithPolicy(this.sender, { method: op.method, url, headers, data, operationId }, this.settings);
     this.requests += result.attempts;
-    const response = { status: result.response.status, headers: result.response.headers, body: result.response.body.toString('utf8') };
-    const { json, jsonError } = parseJsonBody(response.body);
-    const exchange: Exchange = {
-      operation: operationId,
-      method: op.method,
-      path,
-      url,
-      requestHeaders: redactHeaders(headers),
-      requestBody: data === undefined ? undefined : redact(data),
-      status: response.status,
-      responseHeaders: redactHeaders(response.headers),
-      bodyText: redact(response.body),
-      json,
-      jsonError,
-      durationMs: Math.round(performance.now() - started),
-    };
-    const key = `${operationId} ${response.status}`;
+    const exchange = exchangeOf(operationId, request, result.response, started);
+    const key = `${operationId} ${exchange.status}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     if (!options.quiet) {
       if (this.caseSteps.length === 0) this.caseSteps.push({ label: undefined, exchanges: [] });

@@ -5,6 +5,9 @@
  */
 import { operation, operationPath, type Operation, type OperationId } from '../contract/operations.ts';
 import { exactText, stringifyJson } from '../contract/big-integers.ts';
+import { parseJsonBody, type Exchange } from './exchange.ts';
+import { redact, redactHeaders } from './redact.ts';
+import type { IncomingResponse } from './transport.ts';
 
 /** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
 export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
@@ -47,4 +50,22 @@ export function buildRequest(operationId: OperationId, options: RequestOptions, 
     headers['content-type'] = options.contentType ?? 'application/json';
   }
   return { op, path, url: baseUrl + path, headers, data };
+}
+
+/** The exchange as the suite records it: secrets masked, the body parsed as JSON when it is JSON. */
+export function exchangeOf(operationId: OperationId, request: BuiltRequest, response: IncomingResponse, startedMs: number): Exchange {
+  const bodyText = response.body.toString('utf8');
+  return {
+    operation: operationId,
+    method: request.op.method,
+    path: request.path,
+    url: request.url,
+    requestHeaders: redactHeaders(request.headers),
+    requestBody: request.data === undefined ? undefined : redact(request.data),
+    status: response.status,
+    responseHeaders: redactHeaders(response.headers),
+    bodyText: redact(bodyText),
+    ...parseJsonBody(bodyText),
+    durationMs: Math.round(performance.now() - startedMs),
+  };
 }
