@@ -5,7 +5,7 @@
  * location (status, header or JSON pointer), the expected and the actual value.
  */
 import { validateAgainst, type SchemaName } from '../contract/schemas.ts';
-import { describeValue, valueAtPointer } from '../contract/json-pointer.ts';
+import { describeValue, escapePointerToken, valueAtPointer } from '../contract/json-pointer.ts';
 import type { Exchange } from './exchange.ts';
 
 export interface Violation {
@@ -92,4 +92,16 @@ export function bodyValueIsAbsoluteUrl(exchange: Exchange, pointer: string): Vio
     }
   }
   return absolute ? [] : [{ location: `body ${pointer}`, expected: 'an absolute URL (scheme and address)', actual: describeValue(value) }];
+}
+
+/** The value at a JSON pointer is a JSON string (the link operation's token, whatever the send shape says). */
+export function bodyValueIsString(exchange: Exchange, pointer: string): Violation[] {
+  const value = valueAtPointer(exchange.json, pointer);
+  return typeof value === 'string' ? [] : [{ location: `body ${pointer}`, expected: 'a JSON string', actual: describeValue(value) }];
+}
+
+/** Every element of a JSON array body holds `expected` at its member `key` (e.g. every intent's amount). */
+export function eachElementValueEquals(exchange: Exchange, key: string, expected: unknown): Violation[] {
+  const elements = Array.isArray(exchange.json) ? exchange.json : [];
+  return elements.flatMap((_element, index) => bodyValueEquals(exchange, `/${index}/${escapePointerToken(key)}`, expected));
 }

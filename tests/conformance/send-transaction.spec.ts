@@ -8,13 +8,13 @@ import { covers } from '../../support/covers.ts';
 import {
   bodyMatchesSchema,
   contentTypeIsJson,
+  eachElementValueEquals,
   statusIsClientError,
   statusIsNotServerError,
   statusIsNotSuccess,
   statusIsSuccess,
-  type Violation,
 } from '../../support/checks.ts';
-import { escapePointerToken, describeValue } from '../../contract/json-pointer.ts';
+import { describeValue } from '../../contract/json-pointer.ts';
 import { sendPhoneNumber } from '../../support/bodies.ts';
 import { unknownToken } from '../../support/ids.ts';
 
@@ -71,13 +71,7 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
     const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: issuedLink.token } });
     precondition('SEND-2XX', exchange, statusIsSuccess(exchange));
     precondition('SEND-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-intent-list'));
-    const intents = exchange.json as Array<{ amount: unknown }>;
-    const violations: Violation[] = intents.flatMap((intent, index) =>
-      intent.amount === createdTransaction.amount
-        ? []
-        : [{ location: `body /${escapePointerToken(index)}/amount`, expected: describeValue(createdTransaction.amount), actual: describeValue(intent.amount) }],
-    );
-    expectRule('SEND-AMOUNT-MATCHES', exchange, violations);
+    expectRule('SEND-AMOUNT-MATCHES', exchange, eachElementValueEquals(exchange, 'amount', createdTransaction.amount));
   });
 
   test('a token that was never issued is refused with a 4xx', covers('SEND-UNKNOWN-TOKEN-4XX'), async ({ api, target }) => {
