@@ -1,12 +1,12 @@
 /**
  * Playwright configuration of the conformance suite: API tests only (no browser project;
- * requests go through support/transport.ts), the embedded mock started by global setup
+ * requests go through support/http/transport.ts), the embedded mock started by global setup
  * when PCS_BASE_URL is unset, and reports for people (HTML, Allure), CI (JUnit) and SDK
  * maintainers (conformance matrix, rule coverage).
  */
 import { defineConfig } from '@playwright/test';
-import { loadDotEnv } from './support/config.ts';
-import { allureCategories, environmentInfo } from './support/allure.ts';
+import { loadDotEnv } from './support/lifecycle/config.ts';
+import { allureCategories, environmentInfo } from './support/reporting/allure.ts';
 
 loadDotEnv();
 
@@ -19,7 +19,7 @@ const consoleReporter: ConsoleReporter = consoleReporters.find((name) => name ==
 
 export default defineConfig({
   testDir: './tests/conformance',
-  globalSetup: './support/global-setup.ts',
+  globalSetup: './support/lifecycle/global-setup.ts',
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

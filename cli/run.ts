@@ -10,9 +10,9 @@ import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig, loadDotEnv } from '../support/config.ts';
-import { propertySettings } from '../support/properties.ts';
-import { transportVariables } from '../support/transport.ts';
+import { ConfigError, loadConfig, loadDotEnv } from '../support/lifecycle/config.ts';
+import { propertySettings } from '../support/generation/properties.ts';
+import { transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
 

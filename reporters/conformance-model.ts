@@ -3,7 +3,7 @@
  * Playwright types here, so the logic is unit-tested on synthetic data).
  *
  * A test names the rules it checks (covers()) and records every request it made with the
- * status it got (the 'status' annotations of support/client.ts). A cell of the matrix is
+ * status it got (the 'status' annotations of support/http/client.ts). A cell of the matrix is
  * (operation, rule): the tests that check the rule and exercised the operation. A test
  * that made no request of the rule's operations (skipped early, or failed before its
  * request) counts for every operation of the rule.

@@ -4,15 +4,15 @@
  * its tests and verdict, and the rules no test covers) as Markdown and JSON into the output
  * directory, and appends the Markdown to $GITHUB_STEP_SUMMARY when that variable is set.
  *
- * It reads what the tests already record: the 'rule' annotations of support/covers.ts and
- * the 'status' annotations of support/client.ts ("<operationId> <METHOD> <path> → <status>").
+ * It reads what the tests already record: the 'rule' annotations of support/judgment/covers.ts and
+ * the 'status' annotations of support/http/client.ts ("<operationId> <METHOD> <path> → <status>").
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { operations } from '../contract/operations.ts';
 import { rules } from '../contract/rules.ts';
-import { redact, registerSecret } from '../support/redact.ts';
+import { redact, registerSecret } from '../support/http/redact.ts';
 import { classifyFailure } from './categories.ts';
 import { buildCoverage, buildMatrix, ruleNamedBy, type Outcome, type TestRecord } from './conformance-model.ts';
 import { renderCoverageMarkdown, renderMatrixMarkdown, type RunHeader } from './markdown.ts';

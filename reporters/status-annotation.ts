@@ -1,5 +1,5 @@
 /**
- * The 'status' annotation support/client.ts records for every request a test makes:
+ * The 'status' annotation support/http/client.ts records for every request a test makes:
  * "<operationId> <METHOD> <path> → <status>". Reporters and Allure labels parse it back.
  */
 export interface RecordedRequest {

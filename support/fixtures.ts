@@ -7,15 +7,15 @@
  */
 import { test as base } from '@playwright/test';
 import type { CreateTransactionBody } from '../contract/types.ts';
-import { ApiClient } from './client.ts';
-import { creationPhoneNumber, customerBody, transactionBody } from './bodies.ts';
-import { bodyMatchesSchema, statusIsSuccess, type Violation } from './checks.ts';
-import type { Exchange } from './exchange.ts';
-import { attachViolationTable, ruleFailureMessage } from './expect-rule.ts';
-import { labelTestAfter, labelTestBefore } from './allure.ts';
-import { currentTarget, type Target } from './target.ts';
-import { createdCustomerId } from './ledger.ts';
-import { settleInFlight } from './transport.ts';
+import { ApiClient } from './http/client.ts';
+import { creationPhoneNumber, customerBody, transactionBody } from './generation/bodies.ts';
+import { bodyMatchesSchema, statusIsSuccess, type Violation } from './judgment/checks.ts';
+import type { Exchange } from './http/exchange.ts';
+import { attachViolationTable, ruleFailureMessage } from './judgment/expect-rule.ts';
+import { labelTestAfter, labelTestBefore } from './reporting/allure.ts';
+import { currentTarget, type Target } from './lifecycle/target.ts';
+import { createdCustomerId } from './lifecycle/ledger.ts';
+import { settleInFlight } from './http/transport.ts';
 
 export interface CreatedTransaction {
   sent: CreateTransactionBody;
@@ -73,7 +73,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   // When a worker stops (end of run, or Ctrl-C), requests an interrupted test abandoned are let finish,
-  // so that a customer they created is in the run ledger for global teardown (support/cleanup.ts).
+  // so that a customer they created is in the run ledger for global teardown (support/lifecycle/cleanup.ts).
   settleRequests: [
     async ({}, use, workerInfo) => {
       await use();
@@ -154,4 +154,4 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 });
 
-export { expectRule } from './expect-rule.ts';
+export { expectRule } from './judgment/expect-rule.ts';

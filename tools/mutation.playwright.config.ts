@@ -84,7 +84,7 @@ if (process.env.TEST_WORKER_INDEX !== undefined) tagRequestsWithBehaviour();
 const config: PlaywrightTestConfig = {
   ...base,
   testDir: `${root}tests/conformance`,
-  globalSetup: `${root}support/global-setup.ts`,
+  globalSetup: `${root}support/lifecycle/global-setup.ts`,
   outputDir: plan.outputDir,
   workers: plan.workers,
   retries: 0,

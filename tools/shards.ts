@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { markerFilePath } from '../support/transport.ts';
+import { markerFilePath } from '../support/http/transport.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const playwrightCli = resolve(root, 'node_modules/@playwright/test/cli.js');

@@ -5,15 +5,15 @@
  * so a server that looks the resource up before checking the key cannot pass by luck.
  */
 import { test, expectRule, precondition, requireWrites } from '../../support/fixtures.ts';
-import { covers } from '../../support/covers.ts';
-import { statusIs, statusIsSuccess, type Violation } from '../../support/checks.ts';
-import type { CallOptions, Auth } from '../../support/client.ts';
+import { covers } from '../../support/judgment/covers.ts';
+import { statusIs, statusIsSuccess, type Violation } from '../../support/judgment/checks.ts';
+import type { CallOptions, Auth } from '../../support/http/client.ts';
 import type { OperationId } from '../../contract/operations.ts';
-import { transactionBody, sendPhoneNumber } from '../../support/bodies.ts';
-import type { ApiClient } from '../../support/client.ts';
-import type { Target } from '../../support/target.ts';
+import { transactionBody, sendPhoneNumber } from '../../support/generation/bodies.ts';
+import type { ApiClient } from '../../support/http/client.ts';
+import type { Target } from '../../support/lifecycle/target.ts';
 import type { CustomerFactory, IssuedLink, CreatedTransaction } from '../../support/fixtures.ts';
-import type { Exchange } from '../../support/exchange.ts';
+import type { Exchange } from '../../support/http/exchange.ts';
 import { randomBytes } from 'node:crypto';
 
 interface Resources {

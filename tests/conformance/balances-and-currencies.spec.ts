@@ -5,12 +5,12 @@
  * PCS_BALANCE_ID and PCS_CURRENCY_ID: the reference has no list operation to find them.
  */
 import { test, expectRule, precondition } from '../../support/fixtures.ts';
-import { covers } from '../../support/covers.ts';
-import { bodyMatchesSchema, contentTypeIsJson, statusIsNotServerError, statusIsSuccess } from '../../support/checks.ts';
+import { covers } from '../../support/judgment/covers.ts';
+import { bodyMatchesSchema, contentTypeIsJson, statusIsNotServerError, statusIsSuccess } from '../../support/judgment/checks.ts';
 import type { SchemaName } from '../../contract/schemas.ts';
 import type { OperationId } from '../../contract/operations.ts';
-import type { Target } from '../../support/target.ts';
-import { unknownIntegerId } from '../../support/ids.ts';
+import type { Target } from '../../support/lifecycle/target.ts';
+import { unknownIntegerId } from '../../support/generation/ids.ts';
 
 interface LookupCase {
   operation: OperationId;

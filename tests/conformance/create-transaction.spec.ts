@@ -3,15 +3,15 @@
  * The success status is not shown: any 2xx passes and the actual one is recorded.
  */
 import { test, expectRule, precondition, requireWrites } from '../../support/fixtures.ts';
-import { covers } from '../../support/covers.ts';
+import { covers } from '../../support/judgment/covers.ts';
 import {
   bodyMatchesSchema,
   bodyValueEquals,
   contentTypeIsJson,
   statusIsClientError,
   statusIsSuccess,
-} from '../../support/checks.ts';
-import { creationPhoneNumber, customerBody, transactionBody } from '../../support/bodies.ts';
+} from '../../support/judgment/checks.ts';
+import { creationPhoneNumber, customerBody, transactionBody } from '../../support/generation/bodies.ts';
 
 test.describe('createTransaction: POST /transactions', () => {
   test('a valid body is accepted with a 2xx status', covers('TXN-CREATE-2XX'), async ({ api, target }, testInfo) => {

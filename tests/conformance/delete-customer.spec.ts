@@ -3,9 +3,9 @@
  * The only operation whose statuses the reference shows: 204, 401, 404.
  */
 import { test, expectRule, precondition } from '../../support/fixtures.ts';
-import { covers } from '../../support/covers.ts';
-import { bodyIsEmpty, statusIs, statusIsClientError } from '../../support/checks.ts';
-import { unknownIntegerId } from '../../support/ids.ts';
+import { covers } from '../../support/judgment/covers.ts';
+import { bodyIsEmpty, statusIs, statusIsClientError } from '../../support/judgment/checks.ts';
+import { unknownIntegerId } from '../../support/generation/ids.ts';
 
 test.describe('deleteCustomer: DELETE /customers/{id}', () => {
   test('an existing customer is deleted with 204 and no body', covers('CUSTOMER-DELETE-204'), async ({ api, customers }) => {

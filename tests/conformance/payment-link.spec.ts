@@ -3,7 +3,7 @@
  * link for a transaction). Returns { token: string, url: string }.
  */
 import { test, expectRule, precondition } from '../../support/fixtures.ts';
-import { covers } from '../../support/covers.ts';
+import { covers } from '../../support/judgment/covers.ts';
 import {
   bodyMatchesSchema,
   bodyValueIsAbsoluteUrl,
@@ -12,8 +12,8 @@ import {
   statusIsClientError,
   statusIsNotServerError,
   statusIsSuccess,
-} from '../../support/checks.ts';
-import { unknownIntegerId } from '../../support/ids.ts';
+} from '../../support/judgment/checks.ts';
+import { unknownIntegerId } from '../../support/generation/ids.ts';
 
 test.describe('getPaymentLink: POST /transactions/{id}/token', () => {
   test('an existing transaction gets its link with a 2xx status', covers('LINK-2XX'), async ({ api, createdTransaction }) => {

@@ -4,7 +4,7 @@
  * a string; the response is an array of payment intents.
  */
 import { test, expectRule, precondition, requireWrites } from '../../support/fixtures.ts';
-import { covers } from '../../support/covers.ts';
+import { covers } from '../../support/judgment/covers.ts';
 import {
   bodyMatchesSchema,
   contentTypeIsJson,
@@ -13,10 +13,10 @@ import {
   statusIsNotServerError,
   statusIsNotSuccess,
   statusIsSuccess,
-} from '../../support/checks.ts';
+} from '../../support/judgment/checks.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
-import { sendPhoneNumber } from '../../support/bodies.ts';
-import { unknownToken } from '../../support/ids.ts';
+import { sendPhoneNumber } from '../../support/generation/bodies.ts';
+import { unknownToken } from '../../support/generation/ids.ts';
 
 test.describe('sendTransaction: POST /transactions/{mode}', () => {
   test('sending with a valid token is accepted with a 2xx status', covers('SEND-2XX'), async ({ api, target, issuedLink }) => {

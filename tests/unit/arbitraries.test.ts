@@ -1,5 +1,5 @@
 /**
- * support/arbitraries.ts and support/properties.ts: every value generated from a schema of
+ * support/generation/arbitraries.ts and support/generation/properties.ts: every value generated from a schema of
  * schemas/ validates against it with ajv, wrong-type values never do, and a property run
  * against a deliberately broken server fails with a seed, a path, a masked curl command,
  * and replays to the same minimal counterexample from that seed and path.
@@ -22,11 +22,11 @@ import {
   propertyPointers,
   schemaAt,
   wrongTypeFor,
-} from '../../support/arbitraries.ts';
-import { holds, propertySettings, runProperty, type PropertyTestInfo } from '../../support/properties.ts';
-import { bodyValueEquals } from '../../support/checks.ts';
-import { registerSecret } from '../../support/redact.ts';
-import { ConfigError } from '../../support/config.ts';
+} from '../../support/generation/arbitraries.ts';
+import { holds, propertySettings, runProperty, type PropertyTestInfo } from '../../support/generation/properties.ts';
+import { bodyValueEquals } from '../../support/judgment/checks.ts';
+import { registerSecret } from '../../support/http/redact.ts';
+import { ConfigError } from '../../support/lifecycle/config.ts';
 import type { CreateTransactionBody } from '../../contract/types.ts';
 
 const names = [...schemaDocuments.keys()] as SchemaName[];
@@ -84,7 +84,7 @@ test('bodies a target accepts stay valid and carry the target values', () => {
 });
 
 test('unsupported keywords are refused, not ignored', async () => {
-  const { derive } = await import('../../support/arbitraries.ts');
+  const { derive } = await import('../../support/generation/arbitraries.ts');
   assert.throws(() => derive({ type: 'string', multipleOf: 2 } as never), /keyword "multipleOf"/);
 });
 

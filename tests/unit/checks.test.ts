@@ -11,11 +11,11 @@ import {
   statusIsNotServerError,
   statusIsNotSuccess,
   statusIsSuccess,
-} from '../../support/checks.ts';
-import { parseJsonBody, curlCommand, type Exchange } from '../../support/exchange.ts';
-import { ruleFailureMessage } from '../../support/expect-rule.ts';
-import { registerSecret, redact, redactHeaders } from '../../support/redact.ts';
-import { covers } from '../../support/covers.ts';
+} from '../../support/judgment/checks.ts';
+import { parseJsonBody, curlCommand, type Exchange } from '../../support/http/exchange.ts';
+import { ruleFailureMessage } from '../../support/judgment/expect-rule.ts';
+import { registerSecret, redact, redactHeaders } from '../../support/http/redact.ts';
+import { covers } from '../../support/judgment/covers.ts';
 
 function exchange(status: number, body: string, contentType = 'application/json; charset=utf-8'): Exchange {
   return {

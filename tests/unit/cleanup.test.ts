@@ -1,5 +1,5 @@
 /**
- * Cleanup (support/cleanup.ts, global teardown in support/global-setup.ts): the run ledger,
+ * Cleanup (support/lifecycle/cleanup.ts, global teardown in support/lifecycle/global-setup.ts): the run ledger,
  * and an interrupted run (SIGINT while a test is between creating and deleting a customer)
  * that still leaves no customer behind on the target.
  *
@@ -20,9 +20,9 @@ import {
   recordCreatedCustomer,
   recordDeletedCustomer,
   startLedger,
-} from '../../support/cleanup.ts';
-import { createdCustomerId, deletedCustomerId, inlineCustomerId } from '../../support/ledger.ts';
-import { nodeSender, sendWithPolicy, type TransportSettings } from '../../support/transport.ts';
+} from '../../support/lifecycle/cleanup.ts';
+import { createdCustomerId, deletedCustomerId, inlineCustomerId } from '../../support/lifecycle/ledger.ts';
+import { nodeSender, sendWithPolicy, type TransportSettings } from '../../support/http/transport.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-cleanup-'));

@@ -1,7 +1,7 @@
 /** Configuration: PCS_* variables validated with one-line messages naming the variable. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig, looksLive } from '../../support/config.ts';
+import { ConfigError, loadConfig, looksLive } from '../../support/lifecycle/config.ts';
 
 const base = { PCS_BASE_URL: 'http://127.0.0.1:4010/v1', PCS_SECRET_KEY: 'sk_sandbox_abc' };
 

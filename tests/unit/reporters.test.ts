@@ -2,7 +2,7 @@
  * The reporters' logic on synthetic data: failure categories (with the message prefixes of
  * .work/contracts-between-parts.md, produced by the real ruleFailureMessage), verdicts per
  * rule, the conformance matrix and the rule coverage, their Markdown, the Playwright
- * reporter end to end on fake test cases, and the Allure labels of support/allure.ts.
+ * reporter end to end on fake test cases, and the Allure labels of support/reporting/allure.ts.
  *
  *   node --import tsx --test tests/unit/reporters.test.ts
  */
@@ -35,10 +35,10 @@ import {
   severityOf,
   testOperations,
   violationTable,
-} from '../../support/allure.ts';
-import type { Exchange } from '../../support/exchange.ts';
-import { ruleFailureMessage } from '../../support/expect-rule.ts';
-import { registerSecret } from '../../support/redact.ts';
+} from '../../support/reporting/allure.ts';
+import type { Exchange } from '../../support/http/exchange.ts';
+import { ruleFailureMessage } from '../../support/judgment/expect-rule.ts';
+import { registerSecret } from '../../support/http/redact.ts';
 
 const secret = 'sk_sandbox_unit_reporters_secret_42';
 registerSecret(secret);
@@ -207,7 +207,7 @@ describe('conformance matrix and rule coverage', () => {
 });
 
 describe('status annotations', () => {
-  test('parses what support/client.ts records, ignores anything else', () => {
+  test('parses what support/http/client.ts records, ignores anything else', () => {
     assert.deepEqual(parseStatusAnnotation('getPaymentLink POST /transactions/12/token → 200'), {
       operation: 'getPaymentLink',
       method: 'POST',

@@ -1,5 +1,5 @@
 /**
- * The transport policy (support/transport.ts) against the reference mock with injected
+ * The transport policy (support/http/transport.ts) against the reference mock with injected
  * faults (mock/faults.ts), on 127.0.0.1: 429 with Retry-After, persistent 429, resets and
  * timeouts retried only when the request is safe to repeat, 503, broken JSON passed
  * through, unreachable targets reported once and at once, the client-side rate limit,
@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer, type RunningMock } from '../../mock/server.ts';
 import { FaultDecider, FaultSpecError, parseFaults } from '../../mock/faults.ts';
-import { ConfigError } from '../../support/config.ts';
-import { registerSecret } from '../../support/redact.ts';
+import { ConfigError } from '../../support/lifecycle/config.ts';
+import { registerSecret } from '../../support/http/redact.ts';
 import {
   backoffDelay,
   classifyNetworkError,
@@ -32,7 +32,7 @@ import {
   type OutgoingRequest,
   type Sender,
   type TransportSettings,
-} from '../../support/transport.ts';
+} from '../../support/http/transport.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-transport-'));
 const running: RunningMock[] = [];

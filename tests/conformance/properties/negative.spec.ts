@@ -7,12 +7,12 @@
  */
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
-import { covers } from '../../../support/covers.ts';
-import { bodyMatchesSchema, statusIs, statusIsClientError, statusIsNotServerError, statusIsNotSuccess, statusIsSuccess } from '../../../support/checks.ts';
-import { acceptedSendPhone, acceptedTransactionBody, oneWrongField, schemaAt, unicodeText, wrongTypeFor } from '../../../support/arbitraries.ts';
-import { holds, needs, runProperty } from '../../../support/properties.ts';
-import type { FastClient } from '../../../support/fast-client.ts';
-import type { Target } from '../../../support/target.ts';
+import { covers } from '../../../support/judgment/covers.ts';
+import { bodyMatchesSchema, statusIs, statusIsClientError, statusIsNotServerError, statusIsNotSuccess, statusIsSuccess } from '../../../support/judgment/checks.ts';
+import { acceptedSendPhone, acceptedTransactionBody, oneWrongField, schemaAt, unicodeText, wrongTypeFor } from '../../../support/generation/arbitraries.ts';
+import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
+import type { FastClient } from '../../../support/http/fast-client.ts';
+import type { Target } from '../../../support/lifecycle/target.ts';
 import type { CreateTransactionBody, SendTransactionBody } from '../../../contract/types.ts';
 
 /** Creates a transaction and issues its link once per property: the token the invalid send bodies carry. */

@@ -1,17 +1,17 @@
 /**
  * Positive properties: generated valid requests for every operation, each checked against
  * the rules of one kind (documented and inferred tests are separate, so that a
- * "documented only" run is exact). Bodies come from schemas/ through support/arbitraries.ts.
+ * "documented only" run is exact). Bodies come from schemas/ through support/generation/arbitraries.ts.
  */
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
-import { covers } from '../../../support/covers.ts';
-import { bodyMatchesSchema, bodyValueEquals, bodyValueIsAbsoluteUrl, bodyValueIsString, eachElementValueEquals, statusIsSuccess, type Violation } from '../../../support/checks.ts';
-import { acceptedSendPhone, acceptedTransactionBody } from '../../../support/arbitraries.ts';
-import { holds, needs, runProperty } from '../../../support/properties.ts';
-import type { FastClient } from '../../../support/fast-client.ts';
-import type { Exchange } from '../../../support/exchange.ts';
-import type { Target } from '../../../support/target.ts';
+import { covers } from '../../../support/judgment/covers.ts';
+import { bodyMatchesSchema, bodyValueEquals, bodyValueIsAbsoluteUrl, bodyValueIsString, eachElementValueEquals, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { acceptedSendPhone, acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
+import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
+import type { FastClient } from '../../../support/http/fast-client.ts';
+import type { Exchange } from '../../../support/http/exchange.ts';
+import type { Target } from '../../../support/lifecycle/target.ts';
 import type { CreateTransactionBody } from '../../../contract/types.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
 

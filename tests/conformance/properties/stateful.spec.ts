@@ -15,13 +15,13 @@
  */
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
-import { covers } from '../../../support/covers.ts';
-import { bodyIsEmpty, bodyMatchesSchema, bodyValueEquals, eachElementValueEquals, statusIs, statusIsClientError, statusIsSuccess, type Violation } from '../../../support/checks.ts';
-import { acceptedSendPhone, acceptedTransactionBody, arbitraryFor } from '../../../support/arbitraries.ts';
-import { holds, needs, runProperty } from '../../../support/properties.ts';
-import type { FastClient } from '../../../support/fast-client.ts';
-import type { Exchange } from '../../../support/exchange.ts';
-import type { Target } from '../../../support/target.ts';
+import { covers } from '../../../support/judgment/covers.ts';
+import { bodyIsEmpty, bodyMatchesSchema, bodyValueEquals, eachElementValueEquals, statusIs, statusIsClientError, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { acceptedSendPhone, acceptedTransactionBody, arbitraryFor } from '../../../support/generation/arbitraries.ts';
+import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
+import type { FastClient } from '../../../support/http/fast-client.ts';
+import type { Exchange } from '../../../support/http/exchange.ts';
+import type { Target } from '../../../support/lifecycle/target.ts';
 import { rule, type RuleKind } from '../../../contract/rules.ts';
 import type { CreateCustomerBody, CreateTransactionBody } from '../../../contract/types.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';

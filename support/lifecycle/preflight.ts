@@ -5,8 +5,8 @@
  * cannot say anything about conformance, so it ends at once with one line and exit code 3
  * instead of failing every test the same way.
  */
-import { operationPath } from '../contract/operations.ts';
-import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from './transport.ts';
+import { operationPath } from '../../contract/operations.ts';
+import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from '../http/transport.ts';
 
 export const targetUnavailableExitCode = 3;
 

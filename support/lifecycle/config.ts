@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import dotenv from 'dotenv';
-import { isUnsafeIntegerText, standInFor } from '../contract/big-integers.ts';
+import { isUnsafeIntegerText, standInFor } from '../../contract/big-integers.ts';
 
 export type Environment = 'sandbox' | 'live';
 

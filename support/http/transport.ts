@@ -14,10 +14,10 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import http from 'node:http';
 import https from 'node:https';
-import type { OperationId } from '../contract/operations.ts';
-import { ConfigError } from './config.ts';
-import { parseJson } from '../contract/big-integers.ts';
-import { createdCustomerId, deletedCustomerId, inlineCustomerId, ledgerPath, recordCreatedCustomer, recordDeletedCustomer } from './ledger.ts';
+import type { OperationId } from '../../contract/operations.ts';
+import { ConfigError } from '../lifecycle/config.ts';
+import { parseJson } from '../../contract/big-integers.ts';
+import { createdCustomerId, deletedCustomerId, inlineCustomerId, ledgerPath, recordCreatedCustomer, recordDeletedCustomer } from '../lifecycle/ledger.ts';
 import { redact } from './redact.ts';
 
 export interface OutgoingRequest {
@@ -51,7 +51,7 @@ export interface TransportSettings {
   maxBackoffMs: number;
   /** Where the marker line goes; null: no marker (unit tests of the policy). */
   markerFile: string | null;
-  /** The run ledger customers are recorded in (support/ledger.ts); null: none. */
+  /** The run ledger customers are recorded in (support/lifecycle/ledger.ts); null: none. */
   ledger: { file: string; runId: string } | null;
 }
 

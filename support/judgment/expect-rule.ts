@@ -6,11 +6,11 @@
  * (key masked) that repeats the request.
  */
 import { expect as baseExpect, test } from '@playwright/test';
-import { rule } from '../contract/rules.ts';
-import { curlCommand, describeRequest, type Exchange } from './exchange.ts';
+import { rule } from '../../contract/rules.ts';
+import { curlCommand, describeRequest, type Exchange } from '../http/exchange.ts';
 import type { Violation } from './checks.ts';
-import { redact } from './redact.ts';
-import { violationTable } from './allure.ts';
+import { redact } from '../http/redact.ts';
+import { violationTable } from '../reporting/allure.ts';
 
 export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
   const entry = rule(ruleId);

@@ -5,7 +5,7 @@
  * mock's live address in PCS_EMBEDDED_LIVE_BASE_URL / PCS_EMBEDDED_LIVE_KEY).
  */
 import { loadConfig, type SuiteConfig } from './config.ts';
-import { registerSecret } from './redact.ts';
+import { registerSecret } from '../http/redact.ts';
 
 export interface Target extends SuiteConfig {
   baseUrl: string;

@@ -1,13 +1,13 @@
 /**
  * The HTTP client of the generated requests (property and stateful tests): node:http(s)
  * with a keep-alive agent, no Playwright step per request (thousands of steps would swamp
- * the reports), and the same Exchange shape as support/client.ts, so that checks.ts and
+ * the reports), and the same Exchange shape as support/http/client.ts, so that checks.ts and
  * expect-rule.ts work on what it returns. It counts requests per operation and status for
  * the one summary attachment each property test writes.
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { OperationId } from '../contract/operations.ts';
+import type { OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import type { Exchange } from './exchange.ts';
 import { sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
@@ -36,7 +36,7 @@ export const outputDir = (): string => process.env.PCS_OUTPUT_DIR ?? 'reports';
 const staleSocketCodes = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
- * A Sender (support/transport.ts) that keeps every connection alive, creations included:
+ * A Sender (support/http/transport.ts) that keeps every connection alive, creations included:
  * generated requests are thousands of short sequential ones, and a handshake per request
  * would halve their rate. The one risk of reuse, a server closing an idle connection just
  * as a request is written on it, is handled the way Node documents it: a reset on a reused

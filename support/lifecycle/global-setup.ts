@@ -2,19 +2,19 @@
  * Playwright global setup: validates the configuration before the first request (one line
  * and exit code 2 on a wrong value) and, when PCS_BASE_URL is unset, starts the embedded
  * reference mock on a free loopback port and points the workers at it through the
- * environment they inherit. Then it probes the target (support/preflight.ts: unreachable →
+ * environment they inherit. Then it probes the target (support/lifecycle/preflight.ts: unreachable →
  * one line, exit 3 at once) and returns the teardown that deletes the customers the run
- * left (support/cleanup.ts; Playwright runs it after the tests, also on SIGINT).
+ * left (support/lifecycle/cleanup.ts; Playwright runs it after the tests, also on SIGINT).
  */
 import { rmSync } from 'node:fs';
 import type { FullConfig } from '@playwright/test';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
-import { startMockServer } from '../mock/server.ts';
+import { startMockServer } from '../../mock/server.ts';
 import { cleanupSummary, deleteLeftoverCustomers, ledgerPath, startLedger } from './cleanup.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
-import { registerSecret } from './redact.ts';
-import { propertySettings } from './properties.ts';
-import { markerFilePath, transportSettings, transportVariables } from './transport.ts';
+import { registerSecret } from '../http/redact.ts';
+import { propertySettings } from '../generation/properties.ts';
+import { markerFilePath, transportSettings, transportVariables } from '../http/transport.ts';
 
 export const configErrorExitCode = 2;
 

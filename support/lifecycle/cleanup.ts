@@ -1,14 +1,14 @@
 /**
  * Nothing the suite creates is left behind: every customer it creates is written to the
- * run ledger (support/ledger.ts, by the transport) the moment its creation is answered, and
+ * run ledger (support/lifecycle/ledger.ts, by the transport) the moment its creation is answered, and
  * global teardown deletes whatever the ledger shows as not yet deleted, also after failed tests,
  * crashed workers and an interrupted run (Playwright runs global teardown on SIGINT).
- * Transactions cannot be deleted; they carry the run id instead (support/bodies.ts).
+ * Transactions cannot be deleted; they carry the run id instead (support/generation/bodies.ts).
  */
-import { operationPath } from '../contract/operations.ts';
+import { operationPath } from '../../contract/operations.ts';
 import { leftoverCustomers, ledgerPath, recordDeletedCustomer } from './ledger.ts';
-import { redact } from './redact.ts';
-import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from './transport.ts';
+import { redact } from '../http/redact.ts';
+import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from '../http/transport.ts';
 
 export { ledgerPath, leftoverCustomers, recordCreatedCustomer, recordDeletedCustomer, startLedger } from './ledger.ts';
 

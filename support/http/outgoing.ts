@@ -1,10 +1,10 @@
 /**
- * How the suite's clients (support/client.ts for example tests, support/fast-client.ts for
+ * How the suite's clients (support/http/client.ts for example tests, support/http/fast-client.ts for
  * generated ones) turn an operation call into a request: the path filled in, the
  * Authorization header as asked, and the body serialised or sent raw.
  */
-import { operation, operationPath, type Operation, type OperationId } from '../contract/operations.ts';
-import { exactText, stringifyJson } from '../contract/big-integers.ts';
+import { operation, operationPath, type Operation, type OperationId } from '../../contract/operations.ts';
+import { exactText, stringifyJson } from '../../contract/big-integers.ts';
 import { parseJsonBody, type Exchange } from './exchange.ts';
 import { redact, redactHeaders } from './redact.ts';
 import type { IncomingResponse } from './transport.ts';

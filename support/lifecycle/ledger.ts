@@ -1,13 +1,13 @@
 /**
  * The run ledger: every customer the run creates, written the moment its creation answer
  * arrives, and every deletion seen, as JSON lines in ${PCS_OUTPUT_DIR:-reports}. The
- * transport (support/transport.ts) writes it for every client (the tests' ApiClient and
- * the property tests' FastClient alike), and global teardown (support/cleanup.ts) deletes
+ * transport (support/http/transport.ts) writes it for every client (the tests' ApiClient and
+ * the property tests' FastClient alike), and global teardown (support/lifecycle/cleanup.ts) deletes
  * whatever it still shows, also after an interrupted run.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { isUnsafeIntegerText, parseJson, standInFor, stringifyJson } from '../contract/big-integers.ts';
+import { isUnsafeIntegerText, parseJson, standInFor, stringifyJson } from '../../contract/big-integers.ts';
 
 export const ledgerFileName = 'created-customers.jsonl';
 

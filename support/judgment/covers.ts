@@ -5,7 +5,7 @@
  * only, so that "documented only" runs are exact; mixing kinds is an error at load time.
  */
 import type { TestDetails } from '@playwright/test';
-import { rule, type RuleKind } from '../contract/rules.ts';
+import { rule, type RuleKind } from '../../contract/rules.ts';
 
 export function covers(...ruleIds: string[]): TestDetails & { tag: string[] } {
   if (ruleIds.length === 0) throw new Error('covers(): name at least one rule id');

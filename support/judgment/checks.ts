@@ -4,9 +4,9 @@
  * turns violations into a message naming the rule, the operation, the request, the
  * location (status, header or JSON pointer), the expected and the actual value.
  */
-import { validateAgainst, type SchemaName } from '../contract/schemas.ts';
-import { describeValue, escapePointerToken, valueAtPointer } from '../contract/json-pointer.ts';
-import type { Exchange } from './exchange.ts';
+import { validateAgainst, type SchemaName } from '../../contract/schemas.ts';
+import { describeValue, escapePointerToken, valueAtPointer } from '../../contract/json-pointer.ts';
+import type { Exchange } from '../http/exchange.ts';
 
 export interface Violation {
   /** 'status', 'header <name>', or 'body <JSON pointer>'. */

@@ -3,17 +3,17 @@
  * each request a Playwright test step whose request and response are attached to the
  * result with the key masked, and whose status is recorded as an annotation.
  *
- * Requests go through the suite's transport (support/transport.ts, node:http), not through
+ * Requests go through the suite's transport (support/http/transport.ts, node:http), not through
  * Playwright's `request` fixture: when a request of that fixture fails, Playwright keeps its
  * call log, every request header and so the Authorization key included, in its own step
  * records, which reach the HTML and blob reports whatever the suite masks (found by
  * tests/unit/secrets.test.ts). The transport also owns timeouts, retries and rate limits.
  */
 import { test, type TestInfo } from '@playwright/test';
-import type { OperationId } from '../contract/operations.ts';
+import type { OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import { formatExchange, type Exchange } from './exchange.ts';
-import type { Target } from './target.ts';
+import type { Target } from '../lifecycle/target.ts';
 import { nodeSender, sendWithPolicy, TargetAlreadyUnreachable, transportSettings, type TransportSettings } from './transport.ts';
 
 export type { Auth } from './outgoing.ts';
@@ -47,7 +47,7 @@ export class ApiClient {
     const stepTitle = `${options.quiet ? 'cleanup: ' : ''}${op.method} ${new URL(url).pathname} (${operationId})`;
     return test.step(stepTitle, async () => {
       const started = performance.now();
-      // Timeouts, retries, rate limits and an unreachable target are the transport's (support/transport.ts).
+      // Timeouts, retries, rate limits and an unreachable target are the transport's (support/http/transport.ts).
       // It sends through node:http, not this.request: Playwright reports its own fetches as steps whose
       // errors list every request header, the key included; transport errors carry a masked first line.
       let result;

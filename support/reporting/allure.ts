@@ -6,7 +6,7 @@
  * the failure categories of reporters/failure-categories.json; per failure, the violations
  * as a table.
  *
- * Requests and responses are already attached per step by support/client.ts, masked.
+ * Requests and responses are already attached per step by support/http/client.ts, masked.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -15,11 +15,11 @@ import type { TestInfo } from '@playwright/test';
 import * as allure from 'allure-js-commons';
 import { Status } from 'allure-js-commons';
 import type { Category, EnvironmentInfo } from 'allure-js-commons/sdk';
-import { operation, operations, type OperationId } from '../contract/operations.ts';
-import { isRuleId, rule, type Rule } from '../contract/rules.ts';
-import { failureCategories } from '../reporters/categories.ts';
-import { recordedRequests } from '../reporters/status-annotation.ts';
-import type { Violation } from './checks.ts';
+import { operation, operations, type OperationId } from '../../contract/operations.ts';
+import { isRuleId, rule, type Rule } from '../../contract/rules.ts';
+import { failureCategories } from '../../reporters/categories.ts';
+import { recordedRequests } from '../../reporters/status-annotation.ts';
+import type { Violation } from '../judgment/checks.ts';
 
 /**
  * Where the reference document lives; rule links point at its headings. The reference is
@@ -131,7 +131,7 @@ export function allureCategories(): Category[] {
 }
 
 function suiteVersion(): string {
-  const file = new URL('../package.json', import.meta.url);
+  const file = new URL('../../package.json', import.meta.url);
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
@@ -139,7 +139,7 @@ function gitCommit(): string {
   if (process.env.GITHUB_SHA) return process.env.GITHUB_SHA;
   try {
     // The suite's own checkout, wherever the run is started from.
-    const cwd = fileURLToPath(new URL('..', import.meta.url));
+    const cwd = fileURLToPath(new URL('../..', import.meta.url));
     return execFileSync('git', ['rev-parse', 'HEAD'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim();
   } catch {
     return 'unknown (not a git checkout)';

@@ -2,9 +2,9 @@
  * One request and its response, as the suite records it: what was sent (credentials
  * masked), what came back, and the body parsed as JSON when it is JSON.
  */
-import type { OperationId } from '../contract/operations.ts';
+import type { OperationId } from '../../contract/operations.ts';
 import { redact } from './redact.ts';
-import { parseJson } from '../contract/big-integers.ts';
+import { parseJson } from '../../contract/big-integers.ts';
 
 export interface Exchange {
   operation: OperationId;

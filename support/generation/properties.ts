@@ -13,13 +13,13 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
-import { ConfigError } from './config.ts';
-import { curlCommand, describeRequest, formatExchange, type Exchange } from './exchange.ts';
-import { ruleFailureMessage } from './expect-rule.ts';
-import type { Violation } from './checks.ts';
-import { FastClient, outputDir, type CaseStep, type FastTarget } from './fast-client.ts';
-import { TargetAlreadyUnreachable, TransportError } from './transport.ts';
-import { redact } from './redact.ts';
+import { ConfigError } from '../lifecycle/config.ts';
+import { curlCommand, describeRequest, formatExchange, type Exchange } from '../http/exchange.ts';
+import { ruleFailureMessage } from '../judgment/expect-rule.ts';
+import type { Violation } from '../judgment/checks.ts';
+import { FastClient, outputDir, type CaseStep, type FastTarget } from '../http/fast-client.ts';
+import { TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
+import { redact } from '../http/redact.ts';
 
 export interface PropertySettings {
   /** Generated cases per property (PCS_RUNS). */
@@ -285,7 +285,7 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     });
     recordStats(testInfo, title, outcome, startedAt);
     // Not a verdict on the target's conformance: the transport's own error (its name and prefix classify it), or a skip
-    // when an earlier test already found the target unreachable (as support/client.ts does).
+    // when an earlier test already found the target unreachable (as support/http/client.ts does).
     if (transportFailure instanceof TargetAlreadyUnreachable) testInfo.skip(true, transportFailure.message);
     if (transportFailure) throw transportFailure;
     if (details.failed) {

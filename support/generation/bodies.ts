@@ -4,8 +4,8 @@
  * be findable), and amounts vary so that an echo check cannot pass by accident.
  */
 import { randomInt } from 'node:crypto';
-import type { CreateCustomerBody, CreateTransactionBody } from '../contract/types.ts';
-import type { Target } from './target.ts';
+import type { CreateCustomerBody, CreateTransactionBody } from '../../contract/types.ts';
+import type { Target } from '../lifecycle/target.ts';
 
 export const callbackBase = 'https://example.com/collect-conformance/callback';
 

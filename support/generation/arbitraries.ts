@@ -13,9 +13,9 @@
  * negative properties.
  */
 import fc from 'fast-check';
-import { schemaDocument, type SchemaName } from '../contract/schemas.ts';
-import type { JSONSchema, JSONSchemaType } from '../contract/json-schema.ts';
-import { escapePointerToken } from '../contract/json-pointer.ts';
+import { schemaDocument, type SchemaName } from '../../contract/schemas.ts';
+import type { JSONSchema, JSONSchemaType } from '../../contract/json-schema.ts';
+import { escapePointerToken } from '../../contract/json-pointer.ts';
 
 /** Replaces the arbitrary of the value at a JSON pointer of the generated document. */
 export type Overrides = Record<string, fc.Arbitrary<unknown>>;
@@ -59,7 +59,7 @@ export function resolveRef(ref: string): JSONSchema {
 function assertSupported(schema: JSONSchema, pointer: string): void {
   for (const key of Object.keys(schema)) {
     if (!annotationKeywords.has(key) && !handledKeywords.has(key)) {
-      throw new Error(`arbitraries: keyword "${key}" at ${pointer || '/'} is not supported; extend support/arbitraries.ts`);
+      throw new Error(`arbitraries: keyword "${key}" at ${pointer || '/'} is not supported; extend support/generation/arbitraries.ts`);
     }
   }
 }
