@@ -9,6 +9,16 @@ import type { OperationId } from './operations.ts';
 
 export type RuleKind = 'documented' | 'inferred';
 
+/** The outcome classes of request inputs (README: How the suite reads the reference's gaps). */
+export type InputClass = 'must-accept' | 'must-refuse' | 'accept-or-refuse';
+
+/** For a rule about request inputs: the class of the inputs it judges, and what --strict makes of them. */
+export interface RuleInput {
+  class: InputClass;
+  /** A class, or a sentence when --strict treats the rule's inputs differently by kind. */
+  strict: string;
+}
+
 export interface Rule {
   id: string;
   kind: RuleKind;
@@ -21,6 +31,8 @@ export interface Rule {
   reference: string;
   /** True for the type quirks the reference documents. */
   quirk?: boolean;
+  /** Rules about request inputs: their outcome class. */
+  input?: RuleInput;
 }
 
 interface Catalogue {

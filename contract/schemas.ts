@@ -1,13 +1,21 @@
 /**
- * The JSON Schemas of schemas/, compiled once with ajv (draft 2020-12, strict mode)
- * and ajv-formats. Validation returns violations as data (JSON pointer, expected,
- * actual) so that failure messages can name them precisely.
+ * The JSON Schemas of schemas/, compiled with ajv (draft 2020-12, strict mode) and
+ * ajv-formats. Validation returns violations as data (JSON pointer, expected, actual) so
+ * that failure messages can name them precisely.
+ *
+ * Each schema is read in three layers (contract/json-schema.ts): 'reference' (the validation
+ * keywords: what the reference makes valid; every response is judged by it), 'strict' (plus
+ * x-pcs-strict: what --strict reads into the reference's prose) and 'safe' (plus x-pcs-safe:
+ * the comfortable values the suite sends where an input must be accepted). A view is the
+ * schema with its layers' keywords merged in (`required` lists are joined) and the
+ * annotations removed, so ajv never sees them. Each layer has its own ajv instance, compiled
+ * on first use: a test run only ever needs the reference one and, for open inputs, the strict one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { JSONSchema } from './json-schema.ts';
+import { layerKeywords, type JSONSchema, type SchemaLayer } from './json-schema.ts';
 import { describeValue, valueAtPointer } from './json-pointer.ts';
 
 export const schemasDir = fileURLToPath(new URL('../schemas/', import.meta.url));
@@ -46,16 +54,60 @@ function loadSchemas(): Map<string, JSONSchema> {
   return loaded;
 }
 
+/** The files as written, annotations included (the arbitraries read the layers from them). */
 export const schemaDocuments: ReadonlyMap<string, JSONSchema> = loadSchemas();
+
+/** The layers merged into a (sub)schema for a view: reference keeps none, strict adds x-pcs-strict, safe adds both. */
+const layersOf: Record<SchemaLayer, Array<'strict' | 'safe'>> = { reference: [], strict: ['strict'], safe: ['strict', 'safe'] };
+
+const nested = ['properties', 'items', 'additionalProperties', 'anyOf', 'oneOf'] as const;
+
+/** One node of a schema as a layer reads it (not its children): the layers' keywords merged in, the annotations removed. */
+export function mergeLayers(schema: JSONSchema, layer: SchemaLayer): JSONSchema {
+  const { [layerKeywords.strict]: strictPart, [layerKeywords.safe]: safePart, ...own } = schema;
+  let view: JSONSchema = { ...own };
+  for (const part of layersOf[layer].map((name) => (name === 'strict' ? strictPart : safePart))) {
+    if (part === undefined) continue;
+    const required = [...new Set([...(view.required ?? []), ...(part.required ?? [])])];
+    view = { ...view, ...part, ...(required.length > 0 ? { required } : {}) };
+  }
+  return view;
+}
+
+/** A schema as one layer reads it: the layers' keywords merged in, the annotations removed, recursively. */
+export function layerView(schema: JSONSchema, layer: SchemaLayer): JSONSchema {
+  const view = mergeLayers(schema, layer);
+  for (const key of nested) {
+    const child = view[key];
+    if (child === undefined || typeof child === 'boolean') continue;
+    if (key === 'properties') {
+      view.properties = Object.fromEntries(Object.entries(child as Record<string, JSONSchema>).map(([name, sub]) => [name, layerView(sub, layer)]));
+    } else if (Array.isArray(child)) {
+      (view as Record<string, unknown>)[key] = child.map((sub: JSONSchema) => layerView(sub, layer));
+    } else {
+      (view as Record<string, unknown>)[key] = layerView(child as JSONSchema, layer);
+    }
+  }
+  return view;
+}
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped in the module object.
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 const addFormats: AddFormats =
   (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
-const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
-addFormats(ajv);
-for (const document of schemaDocuments.values()) ajv.addSchema(document);
+const instances = new Map<SchemaLayer, Ajv2020>();
+
+function ajvFor(layer: SchemaLayer): Ajv2020 {
+  let ajv = instances.get(layer);
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+    addFormats(ajv);
+    for (const document of schemaDocuments.values()) ajv.addSchema(layerView(document, layer));
+    instances.set(layer, ajv);
+  }
+  return ajv;
+}
 
 const compiled = new Map<string, ValidateFunction>();
 
@@ -65,14 +117,15 @@ export function schemaDocument(name: SchemaName): JSONSchema {
   return document;
 }
 
-function validator(name: SchemaName): ValidateFunction {
-  let validate = compiled.get(name);
+function validator(name: SchemaName, layer: SchemaLayer): ValidateFunction {
+  const key = `${layer} ${name}`;
+  let validate = compiled.get(key);
   if (!validate) {
     const id = schemaDocument(name).$id;
     if (typeof id !== 'string') throw new Error(`schema ${name} has no $id`);
-    validate = ajv.getSchema(id);
+    validate = ajvFor(layer).getSchema(id);
     if (!validate) throw new Error(`schema ${name} did not compile`);
-    compiled.set(name, validate);
+    compiled.set(key, validate);
   }
   return validate;
 }
@@ -95,9 +148,9 @@ function expectation(error: ErrorObject): string {
   }
 }
 
-/** Validates a value against a schema of schemas/; an empty list means it conforms. */
-export function validateAgainst(name: SchemaName, value: unknown): SchemaViolation[] {
-  const validate = validator(name);
+/** Validates a value against a schema of schemas/ in one layer; an empty list means it conforms. */
+export function validateInLayer(layer: SchemaLayer, name: SchemaName, value: unknown): SchemaViolation[] {
+  const validate = validator(name, layer);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => {
     const params = error.params as Record<string, unknown>;
@@ -106,4 +159,70 @@ export function validateAgainst(name: SchemaName, value: unknown): SchemaViolati
     const actual = error.keyword === 'required' ? 'absent' : describeValue(valueAtPointer(value, error.instancePath));
     return { pointer, expected: expectation(error), actual };
   });
+}
+
+/** Validates a value against what the reference makes valid (the 'reference' layer): how every response is judged. */
+export function validateAgainst(name: SchemaName, value: unknown): SchemaViolation[] {
+  return validateInLayer('reference', name, value);
+}
+
+/** True for an RFC 3339 date-time (what "ISO 8601 date-time (string<date-time>)" is read as; ajv-formats' full check). */
+export function isDateTime(value: unknown): boolean {
+  return typeof value === 'string' && dateTimeFormat(value);
+}
+
+const dateTimeFormat = (() => {
+  const formats = (addFormatsModule as unknown as { get?: (name: string) => unknown }).get ?? undefined;
+  const format = formats?.('date-time');
+  if (typeof format === 'function') return format as (value: string) => boolean;
+  if (format && typeof format === 'object' && typeof (format as { validate?: unknown }).validate === 'function') {
+    return (format as { validate: (value: string) => boolean }).validate;
+  }
+  // Fallback: ask a compiled schema (never expected; ajv-formats exposes get()).
+  const probe = new Ajv2020({ strict: true });
+  addFormats(probe);
+  const validate = probe.compile({ type: 'string', format: 'date-time' });
+  return (value: string) => validate(value) as boolean;
+})();
+
+/**
+ * Where the schema of the property at a JSON pointer of a document lives, following $ref into
+ * sibling files: the ajv key `$id#/properties/...` of that sub-schema.
+ */
+function subschemaKey(name: SchemaName, pointer: string): string {
+  let document = schemaDocument(name);
+  let node: JSONSchema = document;
+  let path = '';
+  const follow = (): void => {
+    while (node.$ref !== undefined) {
+      const target = /^([a-z0-9-]+)\.schema\.json$/.exec(node.$ref)?.[1];
+      if (target === undefined) throw new Error(`schemas: unsupported $ref ${node.$ref}`);
+      document = schemaDocument(target as SchemaName);
+      node = document;
+      path = '';
+    }
+  };
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    follow();
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const next = node.properties?.[key];
+    if (next === undefined) throw new Error(`schemas: no property ${pointer} in ${name}`);
+    node = next;
+    path += `/properties/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  }
+  follow();
+  return `${String(document.$id)}#${path}`;
+}
+
+/** Validates the value of one property (at a pointer of a document) in one layer; pointers of violations are relative to it. */
+export function validateFieldInLayer(layer: SchemaLayer, name: SchemaName, pointer: string, value: unknown): SchemaViolation[] {
+  const key = `${layer} ${name} ${pointer}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajvFor(layer).getSchema(subschemaKey(name, pointer));
+    if (!validate) throw new Error(`schema ${name} has no sub-schema at ${pointer}`);
+    compiled.set(key, validate);
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => ({ pointer: error.instancePath, expected: expectation(error), actual: describeValue(valueAtPointer(value, error.instancePath)) }));
 }

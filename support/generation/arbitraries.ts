@@ -2,20 +2,27 @@
  * fast-check arbitraries derived from the JSON Schemas of schemas/ (the single source of
  * truth), so that generated requests are never described a second time by hand.
  *
- * Supported keywords: exactly those schemas/ uses (type and type unions, format date-time /
- * uri / email, enum, const, simple patterns, required and optional properties, nested
- * objects, $ref to sibling files, arrays with minItems/maxItems, minimum/maximum,
- * minLength/maxLength). A keyword outside this set is an error at build time rather than
- * a silently ignored constraint (tests/unit/arbitraries.test.ts proves every schema builds
- * and every value validates with ajv).
+ * A schema says what the reference makes valid; its x-pcs-strict and x-pcs-safe layers
+ * (contract/json-schema.ts) narrow it. Values generated here satisfy all three layers: the
+ * comfortable inputs a target must accept ("must accept"). Supported keywords: exactly those
+ * schemas/ uses (type and type unions, format date-time / uri / email, enum, const, simple
+ * patterns, required and optional properties, nested objects, free-form objects with
+ * additionalProperties and maxProperties, $ref to sibling files, arrays with
+ * minItems/maxItems, minimum/maximum, minLength/maxLength). A keyword outside this set is an
+ * error at build time rather than a silently ignored constraint (tests/unit/arbitraries.test.ts
+ * proves every schema builds and every value validates with ajv in every layer).
  *
- * Also "wrong type" arbitraries: values of a JSON type the schema does not allow, for the
- * negative properties.
+ * Also "wrong type" arbitraries: values of a JSON type a field's schema does not allow. Their
+ * class (must refuse, or accept or refuse when a reading makes them valid) is not decided
+ * here but computed by support/judgment/input-class.ts.
  */
 import fc from 'fast-check';
-import { schemaDocument, type SchemaName } from '../../contract/schemas.ts';
+import { mergeLayers, schemaDocument, type SchemaName } from '../../contract/schemas.ts';
 import type { JSONSchema, JSONSchemaType } from '../../contract/json-schema.ts';
 import { escapePointerToken } from '../../contract/json-pointer.ts';
+import { replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
+
+export { isRequiredAt, propertyPointers, replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
 
 /** Replaces the arbitrary of the value at a JSON pointer of the generated document. */
 export type Overrides = Record<string, fc.Arbitrary<unknown>>;
@@ -27,8 +34,8 @@ export interface DeriveOptions {
   omit?: string[];
 }
 
-/** Keywords that only describe (no constraint on values); everything else must be handled below. */
-const annotationKeywords = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples']);
+/** Keywords that only describe (no constraint on values), and the layers (merged before generating); everything else must be handled below. */
+const annotationKeywords = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'x-pcs-strict', 'x-pcs-safe']);
 const handledKeywords = new Set([
   '$ref',
   'type',
@@ -45,16 +52,11 @@ const handledKeywords = new Set([
   'maxLength',
   'minimum',
   'maximum',
+  'maxProperties',
+  'additionalProperties',
 ]);
 
 const allTypes: readonly JSONSchemaType[] = ['object', 'array', 'string', 'integer', 'number', 'boolean', 'null'];
-
-/** "customer.schema.json" → the document of schemas/customer.schema.json. */
-export function resolveRef(ref: string): JSONSchema {
-  const match = /^([a-z0-9-]+)\.schema\.json$/.exec(ref);
-  if (!match) throw new Error(`arbitraries: unsupported $ref "${ref}" (only sibling schema files)`);
-  return schemaDocument(match[1] as SchemaName);
-}
 
 function assertSupported(schema: JSONSchema, pointer: string): void {
   for (const key of Object.keys(schema)) {
@@ -75,9 +77,10 @@ const dateTime = fc
   .map((date) => date.toISOString());
 
 /** Keys of free-form objects: prototype-related names are left out, since servers may refuse them on purpose (prototype pollution guards). */
-const metadataKey = fc
+export const metadataKey = fc
   .string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 })
   .filter((key) => key !== '__proto__' && key !== 'constructor' && key !== 'prototype');
+
 /**
  * Any Unicode scalar value from the space up (no lone surrogates, which JSON text cannot carry
  * faithfully). fast-check's 'binary' unit and webUrl would do, but cost about 2.5 s of table
@@ -110,7 +113,10 @@ const webUrl = fc
     return `${scheme}://${authority}${path}${search}`;
   });
 
-const metadataValue = fc.oneof(fc.string({ maxLength: 16 }), fc.integer(), fc.boolean(), fc.constant(null));
+/** Plain addresses any e-mail check accepts: lower-case letters and digits, a dot at most, and a reserved domain. */
+const plainEmail = fc
+  .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,11}(\.[a-z0-9]{1,8})?$/), fc.constantFrom('example.com', 'example.org', 'mail.example.net'))
+  .map(([local, domain]) => `${local}@${domain}`);
 
 function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
   const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u');
@@ -129,18 +135,12 @@ function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
       base = webUrl;
       break;
     case 'email':
-      base = fc.emailAddress();
+      base = plainEmail;
       break;
     case undefined:
-      if (pattern) {
-        base = fc.stringMatching(pattern);
-        break;
-      }
-      // ASCII most of the time (what forms send), full Unicode sometimes (what breaks encoders).
-      base = fc.oneof(
-        { weight: 3, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength, maxLength: maxLength ?? 24 }) },
-        { weight: 1, arbitrary: fc.string({ unit: unicodeChar, minLength, maxLength: maxLength ?? 24 }) },
-      );
+      // Printable ASCII: what forms send. Wider text (Unicode, controls, white space at the ends)
+      // is an edge of the reference's range, judged as "accept or refuse" by the boundary properties.
+      base = pattern ? fc.stringMatching(pattern) : fc.string({ unit: 'grapheme-ascii', minLength, maxLength: maxLength ?? 24 });
       break;
     default:
       throw new Error(`arbitraries: format "${schema.format}" is not supported`);
@@ -172,11 +172,14 @@ function typedArbitrary(type: JSONSchemaType, schema: JSONSchema, pointer: strin
   }
 }
 
+const flatScalar = fc.oneof(fc.string({ maxLength: 16 }), fc.integer(), fc.boolean(), fc.constant(null));
+
 function objectArbitrary(schema: JSONSchema, pointer: string, options: DeriveOptions): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties;
   if (!properties) {
-    // A free-form object (custom_metadata): small flat records of JSON scalars.
-    return fc.dictionary(metadataKey, metadataValue, { maxKeys: 4 });
+    // A free-form object (custom_metadata): entries as its (safe) additionalProperties say, a few of them.
+    const values = typeof schema.additionalProperties === 'object' ? derive(schema.additionalProperties, `${pointer}/*`, options) : flatScalar;
+    return fc.dictionary(metadataKey, values, { maxKeys: Math.min(4, schema.maxProperties ?? 4) });
   }
   const required = new Set(schema.required ?? []);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -192,40 +195,31 @@ function objectArbitrary(schema: JSONSchema, pointer: string, options: DeriveOpt
   return fc.record(model, { requiredKeys });
 }
 
-/** An arbitrary of values valid against a (sub)schema; pointer is where it sits in the generated document. */
+/**
+ * An arbitrary of values valid against a (sub)schema in all its layers; pointer is where it
+ * sits in the generated document (for overrides and omissions).
+ */
 export function derive(schema: JSONSchema, pointer = '', options: DeriveOptions = {}): fc.Arbitrary<unknown> {
   const override = options.overrides?.[pointer];
   if (override) return override;
   assertSupported(schema, pointer);
   if (schema.$ref !== undefined) return derive(resolveRef(schema.$ref), pointer, options);
-  if (schema.const !== undefined) return fc.constant(schema.const);
-  if (schema.enum !== undefined) return fc.constantFrom(...schema.enum);
-  const types = typesOf(schema);
-  const arbitraries = types.map((type) => typedArbitrary(type, schema, pointer, options));
+  const view = mergeLayers(schema, 'safe');
+  assertSupported(view, pointer);
+  if (view.const !== undefined) return fc.constant(view.const);
+  if (view.enum !== undefined) return fc.constantFrom(...view.enum);
+  const types = typesOf(view);
+  const arbitraries = types.map((type) => typedArbitrary(type, view, pointer, options));
   return arbitraries.length === 1 ? arbitraries[0]! : fc.oneof(...arbitraries);
 }
 
 /**
- * Values valid against a schema of schemas/. The type parameter names the TypeScript shape
+ * Safe values of a schema of schemas/. The type parameter names the TypeScript shape
  * (contract/types.ts) that mirrors the schema; tests/unit/arbitraries.test.ts validates
  * generated values against the schema itself.
  */
 export function arbitraryFor<T = unknown>(name: SchemaName, options: DeriveOptions = {}): fc.Arbitrary<T> {
   return derive(schemaDocument(name), '', options) as fc.Arbitrary<T>;
-}
-
-/** The sub-schema at a pointer of a document, following $ref (e.g. '/phone_number/number'). */
-export function schemaAt(name: SchemaName, pointer: string): JSONSchema {
-  let schema = schemaDocument(name);
-  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
-    while (schema.$ref !== undefined) schema = resolveRef(schema.$ref);
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    const next = schema.properties?.[key];
-    if (!next) throw new Error(`arbitraries: no property ${pointer} in schema ${name}`);
-    schema = next;
-  }
-  while (schema.$ref !== undefined) schema = resolveRef(schema.$ref);
-  return schema;
 }
 
 /** The JSON types a schema does not allow (integer allowed means non-integer numbers are not; number allows integers). */
@@ -240,69 +234,26 @@ export function disallowedTypes(schema: JSONSchema): JSONSchemaType[] {
   });
 }
 
-/** One value of each JSON type, for the wrong-type arbitraries; 'number' here means a non-integer number. */
+/**
+ * One value of each JSON type, for the wrong-type arbitraries; 'number' here means a
+ * non-integer number. Strings include digits and padded digits (what a coercing parser reads
+ * as a number), arrays include one-element ones (what it reads as their element).
+ */
 const valueOfType: Record<JSONSchemaType, fc.Arbitrary<unknown>> = {
-  string: fc.oneof(fc.string({ maxLength: 12 }), fc.stringMatching(/^\d{1,9}$/)),
+  string: fc.oneof(fc.string({ maxLength: 12 }), fc.stringMatching(/^\d{1,9}$/), fc.constantFrom('1.5', ' 42 ', '1e3', 'true', '')),
   integer: fc.integer(),
   number: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
   boolean: fc.boolean(),
   null: fc.constant(null),
-  array: fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 6 })), { maxLength: 3 }),
-  object: fc.dictionary(metadataKey, metadataValue, { maxKeys: 3 }),
+  array: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 6 })), { maxLength: 3 }), fc.oneof(fc.integer({ min: 1, max: 99_999 }), fc.string({ maxLength: 6 })).map((item) => [item])),
+  object: fc.dictionary(metadataKey, flatScalar, { maxKeys: 3 }),
 };
 
-export interface WrongTypeOptions {
-  /** Leave null out: for an optional field many services read null as "absent", which the reference does not rule out. */
-  excludeNull?: boolean;
-}
-
-/** Values of a JSON type the schema does not allow. */
-export function wrongTypeFor(schema: JSONSchema, options: WrongTypeOptions = {}): fc.Arbitrary<unknown> {
-  const types = disallowedTypes(schema).filter((type) => !(options.excludeNull && type === 'null'));
+/** Values of a JSON type the schema does not allow (null included: its class depends on whether the reference requires the field). */
+export function wrongTypeFor(schema: JSONSchema): fc.Arbitrary<unknown> {
+  const types = disallowedTypes(schema);
   if (types.length === 0) throw new Error('arbitraries: the schema allows every JSON type; no wrong type exists');
   return fc.oneof(...types.map((type) => valueOfType[type]));
-}
-
-/** The pointers of the properties a schema declares, recursively (objects only, through $ref). */
-export function propertyPointers(name: SchemaName): string[] {
-  const pointers: string[] = [];
-  const walk = (schema: JSONSchema, pointer: string): void => {
-    let resolved = schema;
-    while (resolved.$ref !== undefined) resolved = resolveRef(resolved.$ref);
-    for (const [key, child] of Object.entries(resolved.properties ?? {})) {
-      const childPointer = `${pointer}/${escapePointerToken(key)}`;
-      pointers.push(childPointer);
-      walk(child, childPointer);
-    }
-  };
-  walk(schemaDocument(name), '');
-  return pointers;
-}
-
-/** True when the property at the pointer is required by its parent object schema. */
-export function isRequiredAt(name: SchemaName, pointer: string): boolean {
-  const cut = pointer.lastIndexOf('/');
-  const parent = schemaAt(name, pointer.slice(0, cut));
-  const key = pointer.slice(cut + 1).replace(/~1/g, '/').replace(/~0/g, '~');
-  return (parent.required ?? []).includes(key);
-}
-
-/** A copy of a JSON document with the value at a pointer replaced (parents are created when missing). */
-export function replaceAt(document: unknown, pointer: string, value: unknown): unknown {
-  if (pointer === '') return value;
-  const copy = structuredClone(document) as Record<string, unknown>;
-  const keys = pointer
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
-  let current = copy;
-  for (const key of keys.slice(0, -1)) {
-    const next = current[key];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) current[key] = {};
-    current = current[key] as Record<string, unknown>;
-  }
-  current[keys[keys.length - 1]!] = value;
-  return copy;
 }
 
 export interface WrongTypeCase<T> {
@@ -314,18 +265,10 @@ export interface WrongTypeCase<T> {
   body: unknown;
 }
 
-/**
- * Valid documents with exactly one field (among the given pointers) replaced by a value of
- * a type its schema does not allow. Null is used only for required fields (see WrongTypeOptions).
- */
+/** Valid documents with exactly one field (among the given pointers) replaced by a value of a type its schema does not allow. */
 export function oneWrongField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[]): fc.Arbitrary<WrongTypeCase<T>> {
   if (pointers.length === 0) throw new Error('oneWrongField: name at least one pointer');
-  const cases = pointers.map((pointer) =>
-    fc.record({
-      pointer: fc.constant(pointer),
-      value: wrongTypeFor(schemaAt(name, pointer), { excludeNull: !isRequiredAt(name, pointer) }),
-    }),
-  );
+  const cases = pointers.map((pointer) => fc.record({ pointer: fc.constant(pointer), value: wrongTypeFor(schemaAt(name, pointer)) }));
   return fc
     .tuple(valid, fc.oneof(...cases))
     .map(([validDocument, { pointer, value }]) => ({ valid: validDocument, pointer, value, body: replaceAt(validDocument, pointer, value) }));
@@ -341,9 +284,9 @@ export interface TargetValues {
 }
 
 /**
- * Creation bodies a conforming target must accept: the schema's values, except where the
- * reference leaves validity to the account (the currency iso and the payment mode must be
- * the target's; no inline customer, see below). custom_metadata always carries the run id, so
+ * Creation bodies a conforming target must accept: safe values, except where the reference
+ * leaves validity to the account (the currency iso and the payment mode must be the
+ * target's; no inline customer, see below). custom_metadata always carries the run id, so
  * what a run creates on a sandbox can be found.
  */
 export function acceptedTransactionBody<T extends { custom_metadata?: Record<string, unknown> }>(target: TargetValues): fc.Arbitrary<T> {

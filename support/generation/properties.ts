@@ -19,6 +19,8 @@ import { ruleFailureMessage } from '../judgment/expect-rule.ts';
 import type { Violation } from '../judgment/checks.ts';
 import { FastClient, outputDir, type CaseStep, type FastTarget } from '../http/fast-client.ts';
 import { TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
+import { judgeInput, noteLenient, takeLenientNotes, type AcceptedChecks } from '../judgment/outcome.ts';
+import type { ClassifiedInput } from '../judgment/input-class.ts';
 import { redact } from '../http/redact.ts';
 
 export interface PropertySettings {
@@ -89,6 +91,27 @@ export class PropertyViolation extends Error {
 /** Asserts a rule on an exchange inside a property: no violations, or the case fails. */
 export function holds(ruleId: string, exchange: Exchange, violations: Violation[]): void {
   if (violations.length > 0) throw new PropertyViolation(ruleId, exchange, violations, false);
+}
+
+/**
+ * Asserts a rule on the answer to an input of a known class inside a property (see
+ * support/judgment/outcome.ts); an input --strict would refuse that the target accepted is
+ * noted, and the property's test gets one 'lenient' annotation per rule at the end.
+ */
+export function holdsInput(ruleId: string, exchange: Exchange, input: ClassifiedInput, strict: boolean, accepted: AcceptedChecks): void {
+  const verdict = judgeInput(exchange, input, strict, accepted);
+  holds(ruleId, exchange, verdict.violations);
+  if (verdict.lenient !== null) noteLenient(ruleId, `${describeRequest(exchange)} → ${exchange.status}: ${verdict.lenient}`);
+}
+
+/** One annotation per rule for the lenient acceptances of a property run: how many, and the first. */
+function lenientAnnotations(): Array<{ type: string; description: string }> {
+  const byRule = new Map<string, string[]>();
+  for (const { rule, note } of takeLenientNotes()) byRule.set(rule, [...(byRule.get(rule) ?? []), note]);
+  return [...byRule.entries()].map(([rule, notes]) => ({
+    type: 'lenient',
+    description: redact(`${rule}: ${notes.length} accepted input(s) --strict refuses, e.g. ${notes[0]}`),
+  }));
 }
 
 /** A step the case needs (e.g. creating the transaction it sends) broke another rule: reported as a precondition. */
@@ -233,6 +256,7 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
   let lastFailure: FailedCase | undefined;
   let transportFailure: TransportError | undefined;
   let cases = 0;
+  takeLenientNotes(); // notes of an earlier test in this worker are not this one's
   try {
     let context: C;
     try {
@@ -275,6 +299,7 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       interrupted: details.interrupted,
       seed: details.seed,
     };
+    testInfo.annotations.push(...lenientAnnotations());
     testInfo.annotations.push({
       type: 'property',
       description: `seed ${details.seed}; ${cases} case(s), ${client.requests} request(s) in ${outcome.durationMs} ms${details.interrupted ? `; stopped by the ${settings.budgetMs} ms budget` : ''}`,

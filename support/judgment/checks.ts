@@ -4,7 +4,7 @@
  * turns violations into a message naming the rule, the operation, the request, the
  * location (status, header or JSON pointer), the expected and the actual value.
  */
-import { validateAgainst, type SchemaName } from '../../contract/schemas.ts';
+import { isDateTime, validateAgainst, type SchemaName } from '../../contract/schemas.ts';
 import { describeValue, escapePointerToken, valueAtPointer } from '../../contract/json-pointer.ts';
 import type { Exchange } from '../http/exchange.ts';
 
@@ -104,4 +104,39 @@ export function bodyValueIsString(exchange: Exchange, pointer: string): Violatio
 export function eachElementValueEquals(exchange: Exchange, key: string, expected: unknown): Violation[] {
   const elements = Array.isArray(exchange.json) ? exchange.json : [];
   return elements.flatMap((_element, index) => bodyValueEquals(exchange, `/${index}/${escapePointerToken(key)}`, expected));
+}
+
+/** The timestamp each intent status says is set (reference: States and transitions). Status names compare case-insensitively. */
+export const eventTimestamps: Readonly<Record<string, string>> = { sent: 'approved_at', failed: 'canceled_at', deleted: 'deleted_at' };
+
+/**
+ * Every payment intent of an array body whose status says its event happened carries that
+ * event's timestamp as a date-time (SEND-INTENT-EVENT-TIMESTAMPS). Intents in other statuses
+ * (pending, scheduled, ...) are not constrained: their event fields may be absent or null.
+ */
+export function intentEventTimestamps(exchange: Exchange): Violation[] {
+  const elements = Array.isArray(exchange.json) ? exchange.json : [];
+  const violations: Violation[] = [];
+  elements.forEach((element, index) => {
+    if (element === null || typeof element !== 'object') return;
+    const intent = element as Record<string, unknown>;
+    const status = typeof intent.status === 'string' ? intent.status.trim().toLowerCase() : undefined;
+    const field = status === undefined ? undefined : eventTimestamps[status];
+    if (field === undefined || isDateTime(intent[field])) return;
+    violations.push({
+      location: `body /${index}/${field}`,
+      expected: `a date-time (the intent's status is "${String(intent.status)}": the reference sets ${field} then)`,
+      actual: describeValue(intent[field]),
+    });
+  });
+  return violations;
+}
+
+/** How many intents of an array body are in a status whose event the reference ties to a timestamp. */
+export function intentsWithEvents(exchange: Exchange): number {
+  const elements = Array.isArray(exchange.json) ? exchange.json : [];
+  return elements.filter((element) => {
+    const status = (element as { status?: unknown } | null)?.status;
+    return typeof status === 'string' && eventTimestamps[status.trim().toLowerCase()] !== undefined;
+  }).length;
 }

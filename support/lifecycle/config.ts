@@ -26,6 +26,12 @@ export interface SuiteConfig {
   timeoutMs: number;
   allowLive: boolean;
   allowLiveWrites: boolean;
+  /**
+   * PCS_STRICT=yes (--strict): inputs the reference leaves open only through a lenient reading
+   * (null as "not given", a coercion, another Content-Type, its prose read as a constraint) must
+   * be refused. Off: they may be refused or accepted (support/judgment/input-class.ts).
+   */
+  strict: boolean;
   /** Labels what this run creates (description, custom_metadata) so it can be found. */
   runId: string;
 }
@@ -135,6 +141,7 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
   if (timeoutMs > 3_600_000) throw new ConfigError('PCS_TIMEOUT_MS', `must be at most 3600000 (one hour), got ${env.PCS_TIMEOUT_MS?.trim().slice(0, 40)}`);
   const allowLive = yes(env, 'PCS_ALLOW_LIVE');
   const allowLiveWrites = yes(env, 'PCS_ALLOW_LIVE_WRITES');
+  const strict = yes(env, 'PCS_STRICT');
   const runId = text(env, 'PCS_RUN_ID') ?? `cc-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`;
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(runId)) {
     throw new ConfigError('PCS_RUN_ID', 'must be 1 to 64 letters, digits, dots, dashes or underscores');
@@ -167,6 +174,7 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
     timeoutMs,
     allowLive,
     allowLiveWrites,
+    strict,
     runId,
   };
 }

@@ -9,14 +9,27 @@ import {
   bodyMatchesSchema,
   contentTypeIsJson,
   eachElementValueEquals,
+  intentEventTimestamps,
+  intentsWithEvents,
   statusIsClientError,
   statusIsNotServerError,
   statusIsNotSuccess,
   statusIsSuccess,
+  type Violation,
 } from '../../support/judgment/checks.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
 import { sendPhoneNumber } from '../../support/generation/bodies.ts';
 import { unknownToken } from '../../support/generation/ids.ts';
+import { classifyField, classPhrase, declaredContentType } from '../../support/judgment/input-class.ts';
+import { expectInput } from '../../support/judgment/expect-rule.ts';
+import { replaceAt } from '../../contract/schema-paths.ts';
+import type { Exchange } from '../../support/http/exchange.ts';
+import type { Target } from '../../support/lifecycle/target.ts';
+
+/** What an accepted send must answer: payment intents of the transaction's amount. */
+function acceptedSend(exchange: Exchange, amount: number): Violation[] {
+  return [...bodyMatchesSchema(exchange, 'payment-intent-list'), ...eachElementValueEquals(exchange, 'amount', amount)];
+}
 
 test.describe('sendTransaction: POST /transactions/{mode}', () => {
   test('sending with a valid token is accepted with a 2xx status', covers('SEND-2XX'), async ({ api, target, issuedLink }) => {
@@ -58,13 +71,53 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
     expectRule('SEND-PHONE-NUMBER-STRING', exchange, statusIsSuccess(exchange));
   });
 
-  test('a body without token is refused', covers('SEND-TOKEN-REQUIRED'), async ({ api, target }) => {
-    requireWrites(target);
-    const exchange = await api.call('sendTransaction', {
-      params: { mode: target.paymentMode },
-      body: { phone_number: sendPhoneNumber(target) },
+  test('an intent whose status says it was sent or failed carries the timestamp of that event', covers('SEND-INTENT-EVENT-TIMESTAMPS'), async ({ api, target, issuedLink }) => {
+    // With a phone number the target may carry the payment out at once (sent, or failed): what the rule is about.
+    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: issuedLink.token, phone_number: sendPhoneNumber(target) } });
+    precondition('SEND-2XX', exchange, statusIsSuccess(exchange));
+    precondition('SEND-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-intent-list'));
+    test.skip(
+      intentsWithEvents(exchange) === 0,
+      `no intent of the answer is sent, failed or deleted (statuses ${describeValue((exchange.json as Array<{ status?: unknown }>).map((intent) => intent.status))}): no event timestamp to check`,
+    );
+    expectRule('SEND-INTENT-EVENT-TIMESTAMPS', exchange, intentEventTimestamps(exchange));
+  });
+
+  for (const [name, body] of [
+    ['without token', (target: Target) => ({ phone_number: sendPhoneNumber(target) })],
+    ['with token null', () => ({ token: null })],
+  ] as const) {
+    test(`a body ${name} is refused`, covers('SEND-TOKEN-REQUIRED'), async ({ api, target }) => {
+      requireWrites(target);
+      const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: body(target) });
+      expectRule('SEND-TOKEN-REQUIRED', exchange, statusIsNotSuccess(exchange));
     });
-    expectRule('SEND-TOKEN-REQUIRED', exchange, statusIsNotSuccess(exchange));
+  }
+
+  // A field of the send body with another value than the send shape's: its class is computed from schemas/
+  // (support/judgment/input-class.ts). A JSON number for the phone number is read as its digits by a coercing
+  // parser, a lower-case country is what the prose rules out only: accept or refuse (--strict: refuse).
+  const mistyped: Array<[pointer: string, value: unknown]> = [
+    ['/phone_number/number', 22997000001],
+    ['/phone_number/number', null],
+    ['/phone_number/country', 'bj'],
+    ['/phone_number/country', 'BEN'],
+    ['/phone_number', null],
+    ['/phone_number/number', { digits: '22997000001' }],
+  ];
+  for (const [pointer, value] of mistyped) {
+    const input = classifyField('send-transaction-body', pointer, value);
+    const ruleId = input.class === 'must-refuse' ? 'SEND-INVALID-4XX' : 'SEND-OPEN-INPUT';
+    test(`input ${input.what}: ${classPhrase(input)}`, covers(ruleId), async ({ api, target, issuedLink, createdTransaction }) => {
+      const body = replaceAt({ token: issuedLink.token, phone_number: sendPhoneNumber(target) }, pointer, value);
+      const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body });
+      expectInput(ruleId, exchange, input, target.strict, () => acceptedSend(exchange, createdTransaction.amount));
+    });
+  }
+
+  test(`input ${declaredContentType('text/plain', {}).what}: ${classPhrase(declaredContentType('text/plain', {}))}`, covers('SEND-OPEN-INPUT'), async ({ api, target, issuedLink, createdTransaction }) => {
+    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, rawBody: JSON.stringify({ token: issuedLink.token }), contentType: 'text/plain' });
+    expectInput('SEND-OPEN-INPUT', exchange, declaredContentType('text/plain', {}), target.strict, () => acceptedSend(exchange, createdTransaction.amount));
   });
 
   test('every payment intent carries the transaction amount', covers('SEND-AMOUNT-MATCHES'), async ({ api, target, issuedLink, createdTransaction }) => {

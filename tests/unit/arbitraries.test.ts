@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { schemaDocuments, validateAgainst, type SchemaName } from '../../contract/schemas.ts';
+import { schemaDocuments, validateAgainst, validateInLayer, type SchemaName } from '../../contract/schemas.ts';
 import {
   acceptedTransactionBody,
   arbitraryFor,
@@ -37,10 +37,10 @@ test('every schema of schemas/ has an arbitrary', () => {
 });
 
 for (const name of names) {
-  test(`values generated for ${name} validate against it`, () => {
+  test(`values generated for ${name} validate against it in every layer (safe values)`, () => {
     fc.assert(
       fc.property(arbitraryFor(name), (value) => {
-        assert.deepEqual(validateAgainst(name, value), [], JSON.stringify(value).slice(0, 300));
+        assert.deepEqual(validateInLayer('safe', name, value), [], JSON.stringify(value).slice(0, 300));
       }),
       { numRuns: 300 },
     );
@@ -73,7 +73,7 @@ test('bodies a target accepts stay valid and carry the target values', () => {
   const target = { currencyIso: 'GNF', paymentMode: 'orange_gn', phoneNumber: '+224620000001', phoneCountry: 'GN', runId: 'cc-unit' };
   fc.assert(
     fc.property(acceptedTransactionBody<CreateTransactionBody>(target), (body) => {
-      assert.deepEqual(validateAgainst('create-transaction-body', body), []);
+      assert.deepEqual(validateInLayer('safe', 'create-transaction-body', body), []);
       assert.equal(body.currency.iso, 'GNF');
       assert.equal(body.custom_metadata?.collect_conformance_run, 'cc-unit');
       if (body.mode !== undefined) assert.equal(body.mode, 'orange_gn');

@@ -1,19 +1,24 @@
 /**
  * The schemas against the reference's shapes: every case file in tests/schema-cases/
  * lists values a schema must accept and values it must reject (with the JSON pointer
- * the rejection must name). Cases are data; this runner is thin.
+ * the rejection must name, and the layer that rejects it: a 'strict' case is valid for the
+ * reference and invalid for --strict's reading; a 'safe' one is valid for both and outside the
+ * suite's safe values). Cases are data; this runner is thin.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { schemaDocuments, validateAgainst, type SchemaName } from '../../contract/schemas.ts';
+import { schemaDocuments, validateAgainst, validateInLayer, type SchemaName } from '../../contract/schemas.ts';
+import type { SchemaLayer } from '../../contract/json-schema.ts';
 
 interface SchemaCases {
   schema: SchemaName;
   valid: Array<{ name: string; value: unknown }>;
-  invalid: Array<{ name: string; value: unknown; pointer: string }>;
+  invalid: Array<{ name: string; value: unknown; pointer: string; layer?: SchemaLayer }>;
 }
+
+const wider: Record<SchemaLayer, SchemaLayer[]> = { reference: [], strict: ['reference'], safe: ['reference', 'strict'] };
 
 const casesDir = fileURLToPath(new URL('../schema-cases/', import.meta.url));
 const caseFiles = readdirSync(casesDir).filter((file) => file.endsWith('.json')).sort();
@@ -41,9 +46,10 @@ for (const cases of allCases) {
       assert.deepEqual(validateAgainst(cases.schema, value), []);
     });
   }
-  for (const { name, value, pointer } of cases.invalid) {
-    test(`${cases.schema} rejects: ${name} (at ${pointer || '/'})`, () => {
-      const violations = validateAgainst(cases.schema, value);
+  for (const { name, value, pointer, layer = 'reference' } of cases.invalid) {
+    test(`${cases.schema} rejects: ${name} (at ${pointer || '/'}${layer === 'reference' ? '' : `, ${layer} layer`})`, () => {
+      for (const below of wider[layer]) assert.deepEqual(validateInLayer(below, cases.schema, value), [], `valid in the ${below} layer`);
+      const violations = validateInLayer(layer, cases.schema, value);
       assert.ok(violations.length > 0, 'expected a violation');
       assert.ok(
         violations.some((violation) => violation.pointer === pointer),

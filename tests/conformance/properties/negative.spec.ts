@@ -1,30 +1,58 @@
 /**
- * Negative properties: generated invalid requests. Bodies with one field of a wrong JSON
- * type, a send body without its required token, malformed JSON, a wrong Content-Type, and
- * path parameters that name nothing. Only what the rules say is asserted: a 4xx where a
- * rule says so, "never a 2xx" for the documented required token, "never a 5xx" for
- * unknown path parameters, 404 for unknown customer ids (documented).
+ * Negative properties: generated requests off the safe path. Bodies with one field of another
+ * JSON type, a send body without its required token, malformed JSON, valid JSON declared with
+ * another Content-Type, and path parameters that name nothing. Each input is judged by its
+ * class, computed from schemas/ (support/judgment/input-class.ts): a 4xx where no reading
+ * makes it valid (must refuse); a 4xx, or a 2xx whose answer carries the value as read, where
+ * the reference leaves it open (accept or refuse; --strict: refuse); "never a 2xx" for the
+ * documented required token, "never a 5xx" for unknown path parameters, 404 for unknown
+ * customer ids (documented).
  */
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
-import { bodyMatchesSchema, statusIs, statusIsClientError, statusIsNotServerError, statusIsNotSuccess, statusIsSuccess } from '../../../support/judgment/checks.ts';
-import { acceptedSendPhone, acceptedTransactionBody, oneWrongField, schemaAt, unicodeText, wrongTypeFor } from '../../../support/generation/arbitraries.ts';
-import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
+import { bodyMatchesSchema, eachElementValueEquals, statusIs, statusIsClientError, statusIsNotServerError, statusIsNotSuccess, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { acceptedSendPhone, acceptedTransactionBody, oneWrongField, replaceAt, schemaAt, unicodeText, wrongTypeFor } from '../../../support/generation/arbitraries.ts';
+import { holds, holdsInput, needs, runProperty } from '../../../support/generation/properties.ts';
+import { classifyField, declaredContentType } from '../../../support/judgment/input-class.ts';
+import { echoViolations } from '../../../support/judgment/echo.ts';
+import type { Exchange } from '../../../support/http/exchange.ts';
 import type { FastClient } from '../../../support/http/fast-client.ts';
 import type { Target } from '../../../support/lifecycle/target.ts';
 import type { CreateTransactionBody, SendTransactionBody } from '../../../contract/types.ts';
 
-/** Creates a transaction and issues its link once per property: the token the invalid send bodies carry. */
-async function issuedToken(client: FastClient, target: Target): Promise<unknown> {
-  const [body] = fc.sample(acceptedTransactionBody<CreateTransactionBody>(target), { numRuns: 1, seed: 1 });
+interface Issued {
+  token: unknown;
+  /** The amount of the transaction the token pays: an accepted send answers intents of it. */
+  amount: number;
+}
+
+/** Creates a transaction and issues its link once per property: the token the send bodies carry. */
+async function issuedToken(client: FastClient, target: Target): Promise<Issued> {
+  const body = fc.sample(acceptedTransactionBody<CreateTransactionBody>(target), { numRuns: 1, seed: 1 })[0]!;
   const created = await client.call('createTransaction', { body });
   needs('TXN-CREATE-2XX', created, statusIsSuccess(created));
   needs('TXN-CREATE-SCHEMA', created, bodyMatchesSchema(created, 'transaction'));
   const link = await client.call('getPaymentLink', { params: { id: (created.json as { id: number }).id } });
   needs('LINK-2XX', link, statusIsSuccess(link));
   needs('LINK-SCHEMA', link, bodyMatchesSchema(link, 'payment-link'));
-  return (link.json as { token: unknown }).token;
+  return { token: (link.json as { token: unknown }).token, amount: body.amount };
+}
+
+/** What an accepted creation answers: a Transaction carrying what was sent, as read. */
+function acceptedCreation(exchange: Exchange, read: unknown): Violation[] {
+  const fields = read !== null && typeof read === 'object' && !Array.isArray(read) ? (read as Record<string, unknown>) : {};
+  return [...bodyMatchesSchema(exchange, 'transaction'), ...echoViolations(exchange, fields)];
+}
+
+/** What an accepted send answers: payment intents of the transaction's amount. */
+function acceptedSend(exchange: Exchange, amount: number): Violation[] {
+  return [...bodyMatchesSchema(exchange, 'payment-intent-list'), ...eachElementValueEquals(exchange, 'amount', amount)];
+}
+
+/** The issued token in the forms a send accepts: as returned, and its integer form when it is digits. */
+function namesToken(token: unknown): (value: unknown) => boolean {
+  return (value) => value === token || (typeof token === 'string' && typeof value === 'number' && String(value) === token);
 }
 
 function isJson(text: string): boolean {
@@ -54,7 +82,8 @@ const oddPathValue: fc.Arbitrary<string | number> = fc.oneof(
   unicodeText(1, 40),
 );
 
-const wrongContentTypes = fc.constantFrom(
+/** Content-Types other than JSON's, declared on a JSON body (none at all is generated too). */
+const otherContentTypes = fc.constantFrom(
   'text/plain',
   'text/html',
   'application/xml',
@@ -64,37 +93,45 @@ const wrongContentTypes = fc.constantFrom(
 );
 
 test.describe('properties: invalid requests', () => {
-  test('property: a creation body with amount or currency of a wrong type, or not an object, is refused with a 4xx', covers('TXN-CREATE-INVALID-4XX'), async ({ target }, testInfo) => {
+  test('property: a creation body with a field of another JSON type is refused, unless a reading makes it valid', covers('TXN-CREATE-INVALID-4XX', 'TXN-CREATE-OPEN-INPUT'), async ({ target }, testInfo) => {
     requireWrites(target);
-    const wrongField = oneWrongField('create-transaction-body', acceptedTransactionBody<CreateTransactionBody>(target), ['/amount', '/currency']).map((c) => c.body);
-    const notAnObject = wrongTypeFor(schemaAt('create-transaction-body', ''));
+    const pointers = ['/amount', '/currency', '/currency/iso', '/description', '/callback_url', '/custom_metadata'];
+    const wrongField = oneWrongField('create-transaction-body', acceptedTransactionBody<CreateTransactionBody>(target), pointers);
+    const notAnObject = wrongTypeFor(schemaAt('create-transaction-body', '')).map((body) => ({ valid: undefined, pointer: '', value: body, body }));
     await runProperty({
       testInfo,
       target,
-      arbitrary: fc.oneof({ weight: 4, arbitrary: wrongField }, { weight: 1, arbitrary: notAnObject }),
-      async predicate(body, client) {
-        const exchange = await client.call('createTransaction', { body });
-        holds('TXN-CREATE-INVALID-4XX', exchange, statusIsClientError(exchange));
+      arbitrary: fc.oneof({ weight: 5, arbitrary: wrongField }, { weight: 1, arbitrary: notAnObject }),
+      async predicate(wrong, client) {
+        const exchange = await client.call('createTransaction', { body: wrong.body });
+        const input = classifyField('create-transaction-body', wrong.pointer, wrong.value);
+        const ruleId = input.class === 'must-refuse' ? 'TXN-CREATE-INVALID-4XX' : 'TXN-CREATE-OPEN-INPUT';
+        holdsInput(ruleId, exchange, input, target.strict, (reading) =>
+          acceptedCreation(exchange, replaceAt(wrong.valid, wrong.pointer, reading.kind === 'absent' ? undefined : reading.value)),
+        );
       },
     });
   });
 
-  test('property: a send body with a field of a wrong type is refused with a 4xx', covers('SEND-INVALID-4XX'), async ({ target }, testInfo) => {
+  test('property: a send body with a field of another JSON type is refused, unless a reading makes it valid', covers('SEND-INVALID-4XX', 'SEND-OPEN-INPUT'), async ({ target }, testInfo) => {
     requireWrites(target);
     await runProperty({
       testInfo,
       target,
       setup: (client) => issuedToken(client, target),
-      // The valid document is rebuilt around the real token inside the predicate; here only the mutation is generated.
+      // The valid document is rebuilt around the real token inside the predicate; here only the change is generated.
       arbitrary: oneWrongField<SendTransactionBody>(
         'send-transaction-body',
         acceptedSendPhone(target).map((phone) => ({ token: 'TOKEN', phone_number: phone ?? { number: `+${target.phoneNumber.replace(/^\+/, '')}`, country: target.phoneCountry } })),
         ['/token', '/phone_number', '/phone_number/number', '/phone_number/country'],
       ),
-      async predicate(wrong, client, token) {
-        const body = wrong.pointer === '/token' ? wrong.body : { ...(wrong.body as object), token };
+      async predicate(wrong, client, issued) {
+        const body = wrong.pointer === '/token' ? wrong.body : { ...(wrong.body as object), token: issued.token };
         const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body });
-        holds('SEND-INVALID-4XX', exchange, statusIsClientError(exchange));
+        // A token of another type is usable only if a reading of it is the token issued.
+        const input = classifyField('send-transaction-body', wrong.pointer, wrong.value, wrong.pointer === '/token' ? { usable: namesToken(issued.token) } : {});
+        const ruleId = input.class === 'must-refuse' ? 'SEND-INVALID-4XX' : 'SEND-OPEN-INPUT';
+        holdsInput(ruleId, exchange, input, target.strict, () => acceptedSend(exchange, issued.amount));
       },
     });
   });
@@ -125,13 +162,13 @@ test.describe('properties: invalid requests', () => {
         // The token is a placeholder replaced by the real one (same length class) before sending.
         malformed(JSON.stringify({ token: '@TOKEN@' })).map((text) => ({ operation: 'sendTransaction' as const, text })),
       ),
-      async predicate(input, client, token) {
+      async predicate(input, client, issued) {
         const exchange =
           input.operation === 'createTransaction'
             ? await client.call('createTransaction', { rawBody: input.text, contentType: 'application/json' })
             : await client.call('sendTransaction', {
                 params: { mode: target.paymentMode },
-                rawBody: input.text.replace('@TOKEN@', String(token)),
+                rawBody: input.text.replace('@TOKEN@', String(issued.token)),
                 contentType: 'application/json',
               });
         holds('MALFORMED-JSON-4XX', exchange, statusIsClientError(exchange));
@@ -139,7 +176,7 @@ test.describe('properties: invalid requests', () => {
     });
   });
 
-  test('property: valid JSON declared with another Content-Type is refused with a 4xx', covers('MALFORMED-JSON-4XX'), async ({ target }, testInfo) => {
+  test('property: valid JSON declared with another Content-Type may be refused or accepted as JSON', covers('TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT'), async ({ target }, testInfo) => {
     requireWrites(target);
     await runProperty({
       testInfo,
@@ -148,14 +185,17 @@ test.describe('properties: invalid requests', () => {
       arbitrary: fc.record({
         operation: fc.constantFrom('createTransaction' as const, 'sendTransaction' as const),
         body: acceptedTransactionBody<CreateTransactionBody>(target),
-        contentType: wrongContentTypes,
+        contentType: fc.option(otherContentTypes, { nil: undefined }),
       }),
-      async predicate(input, client, token) {
-        const exchange =
-          input.operation === 'createTransaction'
-            ? await client.call('createTransaction', { rawBody: JSON.stringify(input.body), contentType: input.contentType })
-            : await client.call('sendTransaction', { params: { mode: target.paymentMode }, rawBody: JSON.stringify({ token }), contentType: input.contentType });
-        holds('MALFORMED-JSON-4XX', exchange, statusIsClientError(exchange));
+      async predicate(input, client, issued) {
+        const declared = input.contentType === undefined ? {} : { contentType: input.contentType };
+        if (input.operation === 'createTransaction') {
+          const exchange = await client.call('createTransaction', { rawBody: JSON.stringify(input.body), ...declared });
+          holdsInput('TXN-CREATE-OPEN-INPUT', exchange, declaredContentType(input.contentType, input.body), target.strict, () => acceptedCreation(exchange, input.body));
+        } else {
+          const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, rawBody: JSON.stringify({ token: issued.token }), ...declared });
+          holdsInput('SEND-OPEN-INPUT', exchange, declaredContentType(input.contentType, { token: issued.token }), target.strict, () => acceptedSend(exchange, issued.amount));
+        }
       },
     });
   });

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
-import { bodyMatchesSchema, bodyValueEquals, bodyValueIsAbsoluteUrl, bodyValueIsString, eachElementValueEquals, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { bodyMatchesSchema, bodyValueIsAbsoluteUrl, bodyValueIsString, eachElementValueEquals, intentEventTimestamps, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { echoViolations } from '../../../support/judgment/echo.ts';
 import { acceptedSendPhone, acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
 import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
 import type { FastClient } from '../../../support/http/fast-client.ts';
@@ -63,14 +64,6 @@ async function sendIssuedToken(
   });
 }
 
-function echoViolations(exchange: Exchange, body: CreateTransactionBody): Violation[] {
-  return [
-    ...bodyValueEquals(exchange, '/amount', body.amount),
-    ...bodyValueEquals(exchange, '/description', body.description),
-    ...bodyValueEquals(exchange, '/callback_url', body.callback_url),
-  ];
-}
-
 /** Every element of a list body that has the given id; an empty list when none has. */
 function containsId(exchange: Exchange, id: number): Violation[] {
   const list = Array.isArray(exchange.json) ? (exchange.json as Array<{ id?: unknown }>) : [];
@@ -96,7 +89,7 @@ test.describe('properties: valid requests', () => {
         const exchange = await client.call('createTransaction', { body });
         needs('TXN-CREATE-2XX', exchange, statusIsSuccess(exchange));
         holds('TXN-CREATE-SCHEMA', exchange, bodyMatchesSchema(exchange, 'transaction'));
-        holds('TXN-CREATE-ECHO', exchange, echoViolations(exchange, body));
+        holds('TXN-CREATE-ECHO', exchange, echoViolations(exchange, { ...body }));
       },
     });
   });
@@ -146,7 +139,7 @@ test.describe('properties: valid requests', () => {
     });
   });
 
-  test('property: sending with the token exactly as returned gives schema-valid payment intents', covers('SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED'), async ({ target }, testInfo) => {
+  test('property: sending with the token exactly as returned gives schema-valid payment intents with their event timestamps', covers('SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'SEND-INTENT-EVENT-TIMESTAMPS'), async ({ target }, testInfo) => {
     requireWrites(target);
     await runProperty({
       testInfo,
@@ -156,6 +149,7 @@ test.describe('properties: valid requests', () => {
         const exchange = (await sendIssuedToken(client, target, sample))!;
         holds('SEND-TOKEN-AS-RETURNED', exchange, statusIsSuccess(exchange));
         holds('SEND-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-intent-list'));
+        holds('SEND-INTENT-EVENT-TIMESTAMPS', exchange, intentEventTimestamps(exchange));
       },
     });
   });

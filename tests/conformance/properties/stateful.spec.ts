@@ -16,7 +16,8 @@
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
-import { bodyIsEmpty, bodyMatchesSchema, bodyValueEquals, eachElementValueEquals, statusIs, statusIsClientError, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { bodyIsEmpty, bodyMatchesSchema, eachElementValueEquals, intentEventTimestamps, statusIs, statusIsClientError, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { echoViolations } from '../../../support/judgment/echo.ts';
 import { acceptedSendPhone, acceptedTransactionBody, arbitraryFor } from '../../../support/generation/arbitraries.ts';
 import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
 import type { FastClient } from '../../../support/http/fast-client.ts';
@@ -134,11 +135,7 @@ class CreateTransaction implements Cmd {
     if (byId) verify(real, 'TXN-CREATE-CUSTOMER-BY-ID', exchange, statusIsSuccess(exchange), { prerequisite: true });
     verify(real, 'TXN-CREATE-2XX', exchange, statusIsSuccess(exchange), { prerequisite: true });
     verify(real, 'TXN-CREATE-SCHEMA', exchange, bodyMatchesSchema(exchange, 'transaction'), { prerequisite: true });
-    verify(real, 'TXN-CREATE-ECHO', exchange, [
-      ...bodyValueEquals(exchange, '/amount', body.amount),
-      ...bodyValueEquals(exchange, '/description', body.description),
-      ...bodyValueEquals(exchange, '/callback_url', body.callback_url),
-    ]);
+    verify(real, 'TXN-CREATE-ECHO', exchange, echoViolations(exchange, { ...body }));
     model.transactions.push({ id: (exchange.json as { id: number }).id, amount: body.amount, token: undefined, sent: false });
   }
   toString = (): string => `createTransaction(amount ${this.body.amount}${this.customerPick === null ? '' : `, customer #${this.customerPick}`})`;
@@ -185,6 +182,7 @@ class Send implements Cmd {
     verify(real, 'SEND-TOKEN-AS-RETURNED', exchange, statusIsSuccess(exchange));
     verify(real, 'SEND-2XX', exchange, statusIsSuccess(exchange), { prerequisite: true });
     verify(real, 'SEND-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-intent-list'), { prerequisite: true });
+    verify(real, 'SEND-INTENT-EVENT-TIMESTAMPS', exchange, intentEventTimestamps(exchange));
     verify(real, 'SEND-AMOUNT-MATCHES', exchange, eachElementValueEquals(exchange, 'amount', transaction.amount));
     transaction.sent = true;
   }
@@ -258,7 +256,7 @@ async function hasCustomerCreation(client: FastClient): Promise<boolean> {
 for (const kind of ['documented', 'inferred'] as const) {
   const ruleIds =
     kind === 'documented'
-      ? ['CUSTOMER-DELETE-204', 'CUSTOMER-DELETE-GONE', 'CUSTOMER-DELETE-404', 'TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO', 'TXN-CREATE-CUSTOMER-BY-ID', 'LINK-SCHEMA', 'SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'BALANCE-ARRAY', 'CURRENCY-ARRAY']
+      ? ['CUSTOMER-DELETE-204', 'CUSTOMER-DELETE-GONE', 'CUSTOMER-DELETE-404', 'TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO', 'TXN-CREATE-CUSTOMER-BY-ID', 'LINK-SCHEMA', 'SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'SEND-INTENT-EVENT-TIMESTAMPS', 'BALANCE-ARRAY', 'CURRENCY-ARRAY']
       : ['TXN-CREATE-2XX', 'LINK-2XX', 'LINK-UNKNOWN-TXN-4XX', 'SEND-2XX', 'SEND-AMOUNT-MATCHES', 'SEND-UNKNOWN-TOKEN-4XX', 'BALANCE-2XX', 'BALANCE-CONTAINS-ID', 'CURRENCY-2XX', 'CURRENCY-CONTAINS-ID'];
 
   test(`stateful: random sequences of every operation agree with the model (${kind} rules)`, covers(...ruleIds), async ({ target }, testInfo) => {

@@ -1,0 +1,123 @@
+/**
+ * The outcome class of a request input, computed from the layers of schemas/ rather than
+ * written by hand (README: How the suite reads the reference's gaps):
+ *
+ * - must accept: the value has the documented type, meets what --strict reads into the
+ *   reference's prose, and lies in the suite's safe range (x-pcs-safe): a 2xx and a
+ *   conforming answer are required;
+ * - must refuse: the value has another JSON type and no reading makes it valid, or it is null
+ *   (or missing) where the reference requires the field: a 4xx is required;
+ * - accept or refuse: the reference leaves the value open: a 4xx, or a 2xx whose answer
+ *   conforms and carries the value as read; never a 5xx. Either because only a lenient
+ *   reading makes it valid (null as "not given", a coercion, a constraint the reference states
+ *   only as prose), which --strict turns into "must refuse", or because it has the documented
+ *   type but lies outside the suite's usual range (an edge), which stays open under --strict.
+ */
+import type { InputClass } from '../../contract/rules.ts';
+import { describeValue } from '../../contract/json-pointer.ts';
+import { validateFieldInLayer, type SchemaName } from '../../contract/schemas.ts';
+import type { JSONSchemaType } from '../../contract/json-schema.ts';
+import { isRequiredAt, schemaAt } from '../../contract/schema-paths.ts';
+import { readingsOf, type Reading } from './readings.ts';
+
+export type { InputClass } from '../../contract/rules.ts';
+
+export interface ClassifiedInput {
+  class: InputClass;
+  /** accept-or-refuse only: --strict requires a refusal (a lenient reading, not an edge of the documented type). */
+  strictRefuses: boolean;
+  /** How a server that accepts the input may have read it (must accept: as sent). */
+  readings: Reading[];
+  /** The input in a few words, for titles and messages: `/amount = "1000" (string)`. */
+  what: string;
+  /** Why it has its class, in a few words. */
+  why: string;
+}
+
+/** The class the current mode judges by: with --strict, a lenient reading must be refused. */
+export function effectiveClass(input: Pick<ClassifiedInput, 'class' | 'strictRefuses'>, strict: boolean): InputClass {
+  return strict && input.class === 'accept-or-refuse' && input.strictRefuses ? 'must-refuse' : input.class;
+}
+
+function typesAt(name: SchemaName, pointer: string): JSONSchemaType[] {
+  const schema = schemaAt(name, pointer);
+  if (schema.type === undefined) return [];
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
+}
+
+export interface ClassifyOptions {
+  /**
+   * Whether a value of the right type is one the target can act on (e.g. the send token must be
+   * the one issued): a reading that is not is no reading. Default: any value of the right type.
+   */
+  usable?: (value: unknown) => boolean;
+}
+
+/**
+ * The class of a body whose field at `pointer` holds `value` (absent: `undefined`), all other
+ * fields being safe values. `name` is the body's schema.
+ */
+export function classifyField(name: SchemaName, pointer: string, value: unknown, options: ClassifyOptions = {}): ClassifiedInput {
+  const what = `${pointer} = ${describeValue(value)}`;
+  const required = pointer !== '' && isRequiredAt(name, pointer);
+  const usable = options.usable ?? (() => true);
+  if (value === undefined) {
+    return required
+      ? { class: 'must-refuse', strictRefuses: false, readings: [], what, why: 'the reference requires this field' }
+      : { class: 'accept-or-refuse', strictRefuses: true, readings: [{ kind: 'absent', how: 'not given' }], what, why: 'the reference does not say the field is required' };
+  }
+  if (validateFieldInLayer('reference', name, pointer, value).length === 0) {
+    if (!usable(value)) return { class: 'must-refuse', strictRefuses: false, readings: [], what, why: 'no target can act on this value' };
+    if (validateFieldInLayer('strict', name, pointer, value).length > 0) {
+      return { class: 'accept-or-refuse', strictRefuses: true, readings: [{ kind: 'as-sent', value }], what, why: 'the documented type, but not what the reference describes (--strict reads the description as a constraint)' };
+    }
+    if (validateFieldInLayer('safe', name, pointer, value).length > 0) {
+      return { class: 'accept-or-refuse', strictRefuses: false, readings: [{ kind: 'as-sent', value }], what, why: "the documented type, outside the suite's usual range (the reference shows no bounds)" };
+    }
+    return { class: 'must-accept', strictRefuses: false, readings: [{ kind: 'as-sent', value }], what, why: 'the documented type, in the safe range' };
+  }
+  const readings = readingsOf(value, typesAt(name, pointer), {
+    required,
+    valid: (reading) => validateFieldInLayer('reference', name, pointer, reading).length === 0 && usable(reading),
+  });
+  if (readings.length === 0) {
+    return {
+      class: 'must-refuse',
+      strictRefuses: false,
+      readings: [],
+      what,
+      why: value === null && required ? 'null where the reference requires the field' : 'another JSON type, and no reading makes it valid',
+    };
+  }
+  const coerced = readings.find((reading) => reading.kind === 'coerced');
+  const as = coerced?.kind === 'coerced' ? ` as ${JSON.stringify(coerced.value)}` : '';
+  const why =
+    value === null
+      ? `null, which a server may read as "not given"${as ? ` (or, coercing,${as})` : ''}`
+      : `another JSON type, which a coercing parser reads${as}`;
+  return { class: 'accept-or-refuse', strictRefuses: true, readings, what, why };
+}
+
+/** Phrases for titles: "must accept", "must refuse", "accept or refuse". */
+export function classPhrase(input: Pick<ClassifiedInput, 'class' | 'strictRefuses'>): string {
+  if (input.class === 'accept-or-refuse') return input.strictRefuses ? 'accept or refuse (--strict: refuse)' : 'accept or refuse';
+  return input.class === 'must-accept' ? 'must accept' : 'must refuse';
+}
+
+/**
+ * A valid JSON body declared with another Content-Type than application/json (or none): the
+ * reference says what clients send ("JSON bodies use Content-Type application/json"), not
+ * what a server must refuse, so a server may parse it as JSON or refuse it; --strict refuses.
+ */
+export function declaredContentType(contentType: string | undefined, body: unknown): ClassifiedInput {
+  const media = contentType?.split(';')[0]?.trim().toLowerCase();
+  const what = `a JSON body declared as ${contentType === undefined ? 'nothing (no Content-Type)' : JSON.stringify(contentType)}`;
+  if (media === 'application/json') return { class: 'must-accept', strictRefuses: false, readings: [{ kind: 'as-sent', value: body }], what, why: 'JSON declared as JSON' };
+  return {
+    class: 'accept-or-refuse',
+    strictRefuses: true,
+    readings: [{ kind: 'as-sent', value: body }],
+    what,
+    why: 'the reference says what clients send, not what a server must refuse',
+  };
+}

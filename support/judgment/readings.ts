@@ -1,0 +1,109 @@
+/**
+ * How a server may read a value whose JSON type is not the one the reference documents.
+ *
+ * The reference types every field but never says how a server parses input, and common
+ * servers coerce: ajv's type coercion (coerceTypes: 'array'), which Fastify applies to every
+ * body it validates by default, reads "1000" as 1000, 1000 as "1000", true as 1, a one-element
+ * array as its element, and null as 0, "" or false. A server may also read null as "not
+ * given" for a field the reference does not require. Such a value is neither valid nor
+ * meaningless: a server may refuse it or accept it as it read it (the "accept or refuse" class),
+ * and the answer of a server that accepted it must carry the value as read.
+ *
+ * The rules below are ajv's (https://ajv.js.org/coercion.html), written out so that the suite
+ * judges what a server did without running ajv in coercing mode.
+ */
+import type { JSONSchemaType } from '../../contract/json-schema.ts';
+
+export type Reading =
+  /** The value as sent: it has the documented type. */
+  | { kind: 'as-sent'; value: unknown }
+  /** Another JSON value, as a coercing parser reads it. */
+  | { kind: 'coerced'; value: unknown; how: string }
+  /** null read as "not given": the field's echo is not constrained. */
+  | { kind: 'absent'; how: string };
+
+const scalarTypes = new Set(['string', 'number', 'boolean']);
+
+function isScalar(value: unknown): boolean {
+  return value === null || scalarTypes.has(typeof value);
+}
+
+/** The one value ajv's coercion makes of `value` for the first of `types` it can coerce to, if any. */
+export function coercedValue(value: unknown, types: readonly JSONSchemaType[]): unknown {
+  let data = value;
+  // coerceTypes: 'array': a one-element array of a scalar is read as its element.
+  if (Array.isArray(data) && !types.includes('array')) {
+    if (data.length !== 1 || !isScalar(data[0])) return undefined;
+    data = data[0];
+    if (types.some((type) => matchesType(data, type))) return data;
+  }
+  for (const type of types) {
+    const coerced = coerceTo(data, type);
+    if (coerced !== undefined) return coerced;
+  }
+  return undefined;
+}
+
+function matchesType(value: unknown, type: JSONSchemaType): boolean {
+  switch (type) {
+    case 'null':
+      return value === null;
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return typeof value === type;
+  }
+}
+
+function coerceTo(data: unknown, type: JSONSchemaType): unknown {
+  switch (type) {
+    case 'string':
+      if (typeof data === 'number' || typeof data === 'boolean') return String(data);
+      return data === null ? '' : undefined;
+    case 'number':
+    case 'integer': {
+      if (typeof data === 'boolean' || data === null) return Number(data);
+      // ajv: `data && data == +data` (and no fraction for integers); JavaScript's own number reading.
+      if (typeof data === 'string' && data !== '' && Number(data) === Number(data) && Number.isFinite(Number(data))) {
+        const number = Number(data);
+        if (type === 'integer' && number % 1 !== 0) return undefined;
+        return number;
+      }
+      return undefined;
+    }
+    case 'boolean':
+      if (data === 'false' || data === 0 || data === null) return false;
+      if (data === 'true' || data === 1) return true;
+      return undefined;
+    case 'null':
+      return data === '' || data === 0 || data === false ? null : undefined;
+    default:
+      // Objects and arrays are never coerced to (a scalar is not wrapped: no array fields in the bodies).
+      return undefined;
+  }
+}
+
+/**
+ * The readings of a value that does not have the field's documented type: ajv's coercion
+ * (when its result is valid for the field: `valid`) and, for null in a field the reference
+ * does not require, "not given". Empty: no reading makes the value valid.
+ */
+export function readingsOf(value: unknown, types: readonly JSONSchemaType[], options: { required: boolean; valid: (reading: unknown) => boolean }): Reading[] {
+  const readings: Reading[] = [];
+  if (value === null) {
+    // A field the reference requires cannot be "not given", and 0 or "" in its place is not what was meant.
+    if (options.required) return [];
+    readings.push({ kind: 'absent', how: 'null read as "not given"' });
+  }
+  const coerced = coercedValue(value, types);
+  if (coerced !== undefined && options.valid(coerced)) {
+    readings.push({ kind: 'coerced', value: coerced, how: `read as ${JSON.stringify(coerced)} (a coercing parser's reading)` });
+  }
+  return readings;
+}

@@ -1,0 +1,100 @@
+/**
+ * The outcome classes of request inputs (support/judgment/input-class.ts), the readings of
+ * mistyped values (support/judgment/readings.ts) and the verdicts on answers
+ * (support/judgment/outcome.ts). Classes are data in tests/input-cases/; this runner is thin.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { SchemaName } from '../../contract/schemas.ts';
+import { classifyField, declaredContentType, effectiveClass, type ClassifiedInput } from '../../support/judgment/input-class.ts';
+import { judgeInput } from '../../support/judgment/outcome.ts';
+import { coercedValue } from '../../support/judgment/readings.ts';
+import type { InputClass } from '../../contract/rules.ts';
+
+interface InputCase {
+  name: string;
+  pointer: string;
+  value?: unknown;
+  absent?: boolean;
+  class: InputClass;
+  strictRefuses?: boolean;
+  readings?: unknown[];
+}
+
+const casesDir = fileURLToPath(new URL('../input-cases/', import.meta.url));
+const files = readdirSync(casesDir).filter((file) => file.endsWith('.json'));
+
+for (const file of files) {
+  const { schema, cases } = JSON.parse(readFileSync(casesDir + file, 'utf8')) as { schema: SchemaName; cases: InputCase[] };
+  for (const entry of cases) {
+    test(`${schema} ${entry.pointer}: ${entry.name} is ${entry.class}`, () => {
+      const input = classifyField(schema, entry.pointer, entry.absent ? undefined : entry.value);
+      assert.equal(input.class, entry.class, input.why);
+      if (entry.class === 'accept-or-refuse') {
+        assert.equal(input.strictRefuses, entry.strictRefuses, 'what --strict makes of it');
+        const readings = input.readings.map((reading) => (reading.kind === 'absent' ? 'absent' : reading.value));
+        assert.deepEqual(readings, entry.readings);
+      }
+      assert.ok(input.what.startsWith(entry.pointer) && input.why.length > 0);
+    });
+  }
+}
+
+test('coercion follows ajv: digits to numbers, numbers and booleans to strings, one-element arrays to their element, no object coercion', () => {
+  assert.equal(coercedValue('12', ['integer']), 12);
+  assert.equal(coercedValue('12.5', ['integer']), undefined);
+  assert.equal(coercedValue('12.5', ['number']), 12.5);
+  assert.equal(coercedValue(12, ['string']), '12');
+  assert.equal(coercedValue(false, ['integer']), 0);
+  assert.equal(coercedValue(null, ['string']), '');
+  assert.deepEqual(coercedValue(['7'], ['integer']), 7);
+  assert.equal(coercedValue([{ a: 1 }], ['object']), undefined);
+  assert.equal(coercedValue('true', ['boolean']), true);
+  assert.equal(coercedValue('', ['null']), null);
+  assert.equal(coercedValue('x', ['integer', 'string']), undefined, 'a value of an allowed type needs no coercion (and is not one here)');
+});
+
+test('a token of another type is usable only when a reading names the issued token', () => {
+  const issued = '123456789012';
+  const usable = (value: unknown) => value === issued || value === Number(issued);
+  assert.equal(classifyField('send-transaction-body', '/token', [issued], { usable }).class, 'accept-or-refuse');
+  assert.equal(classifyField('send-transaction-body', '/token', true, { usable }).class, 'must-refuse');
+  assert.equal(classifyField('send-transaction-body', '/token', 'other', { usable }).class, 'must-refuse');
+});
+
+test('valid JSON declared with another Content-Type is accept or refuse, --strict refuses it', () => {
+  assert.equal(declaredContentType('application/json; charset=utf-8', {}).class, 'must-accept');
+  const plain = declaredContentType('text/plain', {});
+  assert.equal(plain.class, 'accept-or-refuse');
+  assert.equal(effectiveClass(plain, true), 'must-refuse');
+  assert.equal(declaredContentType(undefined, {}).class, 'accept-or-refuse');
+});
+
+const open: ClassifiedInput = { class: 'accept-or-refuse', strictRefuses: true, readings: [{ kind: 'coerced', value: 1500, how: 'read as 1500' }], what: '/amount = "1500" (string)', why: 'x' };
+const edge: ClassifiedInput = { ...open, strictRefuses: false, readings: [{ kind: 'as-sent', value: 0 }], what: '/amount = 0 (number)' };
+
+test('verdicts: accept or refuse passes a 4xx and a conforming 2xx, fails a 5xx and a 2xx that does not carry the value as read', () => {
+  const echo = (expected: unknown) => (reading: { kind: string; value?: unknown }) =>
+    reading.kind !== 'absent' && reading.value === expected ? [] : [{ location: 'body /amount', expected: String(reading.value), actual: String(expected) }];
+  assert.deepEqual(judgeInput({ status: 400 }, open, false, echo(1500)), { violations: [], lenient: null });
+  assert.deepEqual(judgeInput({ status: 422 }, open, true, echo(1500)), { violations: [], lenient: null });
+  const accepted = judgeInput({ status: 201 }, open, false, echo(1500));
+  assert.deepEqual(accepted.violations, []);
+  assert.match(accepted.lenient ?? '', /--strict requires a 4xx/);
+  assert.equal(judgeInput({ status: 201 }, edge, false, () => []).lenient, null, 'an edge of the documented type is not lenient');
+  assert.equal(judgeInput({ status: 500 }, open, false, echo(1500)).violations[0]?.location, 'status');
+  assert.match(judgeInput({ status: 201 }, open, false, echo(1501)).violations[0]?.expected ?? '', /accepted read as 1500/);
+  assert.match(judgeInput({ status: 201 }, open, true, echo(1500)).violations[0]?.expected ?? '', /a 4xx status/, '--strict: must refuse');
+  assert.deepEqual(judgeInput({ status: 201 }, edge, true, () => []).violations, [], '--strict leaves edges open');
+});
+
+test('verdicts: must refuse needs a 4xx, must accept a 2xx and a conforming answer', () => {
+  const refuse: ClassifiedInput = { class: 'must-refuse', strictRefuses: false, readings: [], what: '/amount = "abc" (string)', why: 'no reading' };
+  assert.deepEqual(judgeInput({ status: 404 }, refuse, false, () => []).violations, []);
+  for (const status of [200, 500]) assert.equal(judgeInput({ status }, refuse, false, () => []).violations.length, 1);
+  const accept: ClassifiedInput = { class: 'must-accept', strictRefuses: false, readings: [{ kind: 'as-sent', value: 1 }], what: '/amount = 1 (number)', why: 'safe' };
+  assert.equal(judgeInput({ status: 400 }, accept, false, () => []).violations.length, 1);
+  assert.equal(judgeInput({ status: 201 }, accept, false, () => [{ location: 'body', expected: 'x', actual: 'y' }]).violations.length, 1);
+});
