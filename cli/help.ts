@@ -20,6 +20,8 @@ Run flags (each maps onto a variable; flags win over the environment, which wins
   --output DIR            PCS_OUTPUT_DIR   where reports go (default ./reports)
   --grep PATTERN          run tests whose title or tags match (tags: @documented, @inferred, @quirk, @<RULE-ID>)
   --documented-only       run only checks of documented rules (@documented)
+  --strict                PCS_STRICT=yes   inputs the reference leaves open only to a lenient reading (null as
+                          "not given", coercion, another Content-Type, its prose read as a constraint) must be refused
   --shard i/n             run shard i of n (Playwright sharding)
   --reporter R            console output: list (default), line or dot (report files are still written);
                           any other Playwright reporter (json, blob, ...) replaces the configured ones
@@ -28,7 +30,7 @@ Run flags (each maps onto a variable; flags win over the environment, which wins
 Other variables:
   PCS_CURRENCY_ISO (XOF)  PCS_PAYMENT_MODE (mtn)  PCS_PHONE_NUMBER (+22997000001)  PCS_PHONE_COUNTRY (BJ)
   PCS_TIMEOUT_MS (15000)  PCS_ALLOW_LIVE  PCS_ALLOW_LIVE_WRITES  PCS_RUN_ID  PCS_MAX_RPS  PCS_RETRIES
-  PCS_PROPERTY_BUDGET_MS
+  PCS_PROPERTY_BUDGET_MS  PCS_STRICT (no)
 
 Exit codes:
   0  every selected check passed

@@ -31,6 +31,7 @@ export const runFlags: FlagSpec[] = [
   { name: 'currency-id', value: true, check: positiveIntegerCheck },
   { name: 'grep', value: true },
   { name: 'documented-only', value: false },
+  { name: 'strict', value: false },
   { name: 'shard', value: true, check: (value) => shardProblem(value) },
   { name: 'runs', value: true, check: positiveIntegerCheck },
   { name: 'seed', value: true, check: (value) => (/^-?\d{1,10}$/.test(value) ? undefined : `must be an integer, got "${value.slice(0, 40)}"`) },
@@ -73,6 +74,7 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
   set('seed', 'PCS_SEED');
   set('path', 'PCS_PATH');
   set('workers', 'PCS_WORKERS');
+  if (flags.get('strict') === true) result.PCS_STRICT = 'yes';
   const keyVariable = flags.get('secret-key-env');
   if (typeof keyVariable === 'string') {
     const key = env[keyVariable];

@@ -4,15 +4,19 @@
  * ${PCS_OUTPUT_DIR:-reports}/mutation.md and mutation.json.
  *
  * One mock process serves every behaviour (chosen per request by the x-pcs-mutant header) and
- * Playwright runs on both cores (tools/mutation.playwright.config.ts):
- * 1. the whole suite against the reference: every test must pass, and each test's status
- *    annotations tell which operations it calls;
- * 2. each mutant against the tests tagged with the rule it breaks (among those calling an
- *    operation it changes), packed into batch projects; each variant against the whole suite;
- * 3. each mutant step 2 did not kill against every test that calls one of its operations (a test
- *    that never calls an operation cannot observe a change to it).
- * Exit code 1 when a non-equivalent mutant survives, a variant fails (a false positive of the
- * suite), or the suite fails against the reference; 2 for a wrong argument.
+ * Playwright runs on both cores (tools/mutation.playwright.config.ts). The suite runs in its two
+ * modes, each a Playwright run of its own (PCS_STRICT is read per process):
+ * 1. the whole suite against the reference, by default and with --strict: every test must pass,
+ *    and each test's status annotations tell which operations it calls;
+ * 2. by default: each mutant against the tests tagged with the rule it breaks (among those calling
+ *    an operation it changes), packed into batch projects, and each variant against every test
+ *    calling an operation it changes; with --strict: each mutant the same way, and each lenient
+ *    variant (it conforms by default) against the tests of the rule --strict must name;
+ * 3. in each mode, what step 2 did not kill against every test that calls one of its operations (a
+ *    test that never calls an operation cannot observe a change to it).
+ * Exit code 1 when a non-equivalent mutant survives either mode, a lenient variant survives
+ * --strict, a variant fails by default (a false positive of the suite), or the suite fails
+ * against the reference; 2 for a wrong argument.
  *
  *   npx tsx tools/mutation.ts [--only REGEX] [--workers N] [--list]
  *
@@ -71,13 +75,20 @@ function parseArgs(argv: string[]): Options {
 
 function listCatalogue(): void {
   for (const behaviour of [...allMutants(), ...allVariants()]) {
-    const tail = behaviour.kind === 'variant' ? 'variant' : behaviour.equivalent ? `${behaviour.rule} (equivalent)` : behaviour.rule;
+    const tail =
+      behaviour.kind === 'variant'
+        ? `variant of ${behaviour.gaps?.join(', ') ?? '?'}${behaviour.strictKills ? ` (lenient: --strict names ${behaviour.strictKills})` : ''}`
+        : behaviour.equivalent
+          ? `${behaviour.rule} (equivalent)`
+          : behaviour.rule;
     process.stdout.write(`${behaviour.name}\t${tail}\t${behaviour.description}\n`);
   }
 }
 
-/** The environment of the Playwright run: the mock, and nothing from the caller's PCS_* setup. */
-function childEnv(mock: RunningMock, planFile: string, outputDir: string): NodeJS.ProcessEnv {
+type Mode = 'default' | 'strict';
+
+/** The environment of the Playwright run: the mock, the mode, and nothing from the caller's PCS_* setup. */
+function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: Mode): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PCS_')) env[name] = value;
   return {
@@ -94,6 +105,7 @@ function childEnv(mock: RunningMock, planFile: string, outputDir: string): NodeJ
     PCS_EMBEDDED_LIVE_BASE_URL: mock.liveBaseUrl,
     PCS_EMBEDDED_LIVE_KEY: mock.liveKey,
     PCS_OUTPUT_DIR: outputDir,
+    PCS_STRICT: mode === 'strict' ? 'yes' : 'no',
     // Property tests run fewer cases per mutant; the caller may still choose.
     PCS_RUNS: process.env.PCS_RUNS ?? '10',
     ...(process.env.PCS_SEED ? { PCS_SEED: process.env.PCS_SEED } : {}),
@@ -140,91 +152,114 @@ async function main(): Promise<number> {
   const variants = allVariants().filter(selected);
   const counted = mutants.filter((mutant) => !mutant.equivalent);
   process.stdout.write(
-    `mutation: ${counted.length} mutants (+${mutants.length - counted.length} equivalent, not run) and ${variants.length} conforming variants, ${options.workers} workers\n`,
+    `mutation: ${counted.length} mutants (+${mutants.length - counted.length} equivalent, not run) and ${variants.length} conforming variants ` +
+      `(${variants.filter((variant) => variant.strictKills !== undefined).length} lenient), both modes, ${options.workers} workers\n`,
   );
 
   const work = mkdtempSync(join(tmpdir(), 'pcs-mutation-'));
   const mock = await startMockServer({ port: 0, host: '127.0.0.1', mutant: perRequestMutant });
   try {
-    const env = childEnv(mock, '', join(work, 'output'));
+    const envOf = (mode: Mode): NodeJS.ProcessEnv => childEnv(mock, '', join(work, `output-${mode}`), mode);
     const base = (label: string, projects: MutationPlanProject[]): MutationPlan => ({
       reportFile: join(work, `${label}.json`),
       outputDir: join(work, `${label}-output`),
       workers: options.workers,
       projects,
     });
+    const lenient = variants.filter((variant) => variant.strictKills !== undefined);
 
-    // 1. The reference: every test must pass; it also records which operations each test calls.
-    const reference = await runPlaywright(base('reference', [{ name: 'reference' }]), env, work, 'reference');
-    const referenceFailures = reference.outcomes.filter((outcome) => outcome.status === 'failed');
-    process.stdout.write(`mutation: reference run: ${reference.outcomes.length} tests in ${reference.seconds.toFixed(1)} s\n`);
-    if (referenceFailures.length > 0) {
-      for (const failure of referenceFailures) process.stderr.write(`  ${failure.id}: ${failure.message}\n`);
-      throw new Error(`${referenceFailures.length} tests fail against the unmutated reference mock; fix the suite or the mock first`);
+    // 1. The reference in both modes: every test must pass; the default run records which operations each test calls.
+    let referenceSeconds = 0;
+    let covering: TestOutcome[] = [];
+    for (const mode of ['default', 'strict'] as const) {
+      const reference = await runPlaywright(base(`reference-${mode}`, [{ name: 'reference' }]), envOf(mode), work, `reference-${mode}`);
+      referenceSeconds += reference.seconds;
+      const failures = reference.outcomes.filter((outcome) => outcome.status === 'failed');
+      process.stdout.write(`mutation: reference run (${mode}): ${reference.outcomes.length} tests in ${reference.seconds.toFixed(1)} s\n`);
+      if (failures.length > 0) {
+        for (const failure of failures) process.stderr.write(`  ${failure.id}: ${failure.message}\n`);
+        throw new Error(`${failures.length} tests fail against the unmutated reference mock (${mode} mode); fix the suite or the mock first`);
+      }
+      if (mode === 'default') covering = reference.outcomes.filter((outcome) => outcome.status === 'passed');
     }
-    const covering = reference.outcomes.filter((outcome) => outcome.status === 'passed');
 
-    // 2. Every mutant with the tests of the rule it breaks (in batches), and every variant with
-    // the whole suite, in one run.
-    const firstAssignments: Assignment[] = [];
-    let toWiden: Behaviour[] = [];
-    for (const mutant of counted) {
-      const tests = ruleTests(mutant, covering);
-      if (tests.length === 0) toWiden.push(mutant);
-      else firstAssignments.push({ mutant: mutant.name, tests });
-    }
-    const firstBatches = batches(firstAssignments, 'mutants');
-    const firstStage: MutationPlanProject[] = [...firstBatches, ...variants.map((variant) => ({ name: variant.name, behaviour: variant.name }))];
-    const firstRun = firstStage.length > 0 ? await runPlaywright(base('rule-tests', firstStage), env, work, 'rule-tests') : { outcomes: [], seconds: 0 };
-    const first = attribute(firstRun.outcomes, firstBatches, '');
-    process.stdout.write(
-      `mutation: ${firstAssignments.length} mutants with their rule's tests (${firstBatches.length} batches) and ${variants.length} variants: ` +
-        `${first.length} tests in ${firstRun.seconds.toFixed(1)} s\n`,
-    );
+    // 2. and 3., per mode.
+    const outcomes: Record<Mode, TestOutcome[]> = { default: [], strict: [] };
+    let ruleTestsSeconds = 0;
+    let coveringTestsSeconds = 0;
+    for (const mode of ['default', 'strict'] as const) {
+      // --strict's targets: the mutants, and the lenient variants under the rule it must name.
+      const targets: Array<{ behaviour: Behaviour; rule: string }> = counted.map((mutant) => ({ behaviour: mutant, rule: mutant.rule! }));
+      if (mode === 'strict') targets.push(...lenient.map((variant) => ({ behaviour: variant, rule: variant.strictKills! })));
+      const firstAssignments: Assignment[] = [];
+      let toWiden: Behaviour[] = [];
+      for (const { behaviour, rule } of targets) {
+        const tests = ruleTests({ ...behaviour, rule }, covering);
+        if (tests.length === 0) toWiden.push(behaviour);
+        else firstAssignments.push({ mutant: behaviour.name, tests });
+      }
+      const firstBatches = batches(firstAssignments, `${mode} mutants`);
+      // By default every variant must pass the tests that can see it (those calling an operation it changes).
+      const variantProjects: MutationPlanProject[] =
+        mode === 'default'
+          ? variants.map((variant) => {
+              const tests = coveringTests(variant, covering);
+              // No test calls its operations: nothing could see it (reported as "no test ran"), and an empty grep would run everything.
+              const grep = tests.length === 0 ? ['^$no test'] : tests.map((test) => test.grep);
+              return { name: variant.name, behaviour: variant.name, ...(variant.operations === 'all' ? {} : { grep }) };
+            })
+          : [];
+      const firstStage = [...firstBatches, ...variantProjects];
+      const firstRun = firstStage.length > 0 ? await runPlaywright(base(`rule-tests-${mode}`, firstStage), envOf(mode), work, `rule-tests-${mode}`) : { outcomes: [], seconds: 0 };
+      ruleTestsSeconds += firstRun.seconds;
+      const first = attribute(firstRun.outcomes, firstBatches, '');
+      process.stdout.write(
+        `mutation: ${mode}: ${firstAssignments.length} targets with their rule's tests (${firstBatches.length} batches)` +
+          `${mode === 'default' ? ` and ${variants.length} variants` : ''}: ${first.length} tests in ${firstRun.seconds.toFixed(1)} s\n`,
+      );
 
-    // 3. Mutants their rule's tests missed: every test that calls one of their operations.
-    const killedFirst = new Set(first.filter((outcome) => outcome.status === 'failed').map((outcome) => outcome.project));
-    toWiden = [...toWiden, ...counted.filter((mutant) => !killedFirst.has(mutant.name) && !toWiden.includes(mutant))];
-    const untested: string[] = [];
-    const secondAssignments: Assignment[] = [];
-    for (const mutant of toWiden) {
-      const tests = coveringTests(mutant, covering);
-      if (tests.length === 0) untested.push(mutant.name);
-      else secondAssignments.push({ mutant: mutant.name, tests });
-    }
-    const secondBatches = batches(secondAssignments, 'survivors');
-    const secondRun = secondBatches.length > 0 ? await runPlaywright(base('covering-tests', secondBatches), env, work, 'covering-tests') : { outcomes: [], seconds: 0 };
-    const second = attribute(secondRun.outcomes, secondBatches, widerStageSuffix);
-    if (secondBatches.length > 0) {
-      process.stdout.write(`mutation: ${secondAssignments.length} mutants with every covering test: ${second.length} tests in ${secondRun.seconds.toFixed(1)} s\n`);
+      const killedFirst = new Set(first.filter((outcome) => outcome.status === 'failed').map((outcome) => outcome.project));
+      toWiden = [...toWiden, ...targets.map((target) => target.behaviour).filter((behaviour) => !killedFirst.has(behaviour.name) && !toWiden.includes(behaviour))];
+      const secondAssignments: Assignment[] = [];
+      for (const behaviour of toWiden) {
+        const tests = coveringTests(behaviour, covering);
+        if (tests.length > 0) secondAssignments.push({ mutant: behaviour.name, tests });
+      }
+      const secondBatches = batches(secondAssignments, `${mode} survivors`);
+      const secondRun =
+        secondBatches.length > 0 ? await runPlaywright(base(`covering-tests-${mode}`, secondBatches), envOf(mode), work, `covering-tests-${mode}`) : { outcomes: [], seconds: 0 };
+      coveringTestsSeconds += secondRun.seconds;
+      const second = attribute(secondRun.outcomes, secondBatches, widerStageSuffix);
+      if (secondBatches.length > 0) {
+        process.stdout.write(`mutation: ${mode}: ${secondAssignments.length} targets with every covering test: ${second.length} tests in ${secondRun.seconds.toFixed(1)} s\n`);
+      }
+      outcomes[mode] = [...first, ...second, ...firstRun.outcomes.filter((outcome) => variantProjects.some((project) => project.name === outcome.project))];
     }
 
     const wallSeconds = (performance.now() - started) / 1000;
-    const score = computeScore(mutants, variants, [...first, ...second], {
-      wallSeconds,
-      referenceSeconds: reference.seconds,
-      ruleTestsSeconds: firstRun.seconds,
-      coveringTestsSeconds: secondRun.seconds,
-    });
-    for (const name of untested) {
-      const survivor = score.survivors.find((s) => s.name === name);
-      if (survivor) survivor.description += ' (no test of the suite calls this operation)';
+    const score = computeScore(mutants, variants, outcomes, { wallSeconds, referenceSeconds, ruleTestsSeconds, coveringTestsSeconds });
+    for (const survivor of [...score.survivors, ...score.strict.survivors]) {
+      const operations = survivor.operations === 'all' ? null : survivor.operations;
+      if (operations !== null && coveringTests({ operations } as Behaviour, covering).length === 0) survivor.description += ' (no test of the suite calls this operation)';
     }
     mkdirSync(outputRoot, { recursive: true });
     writeFileSync(join(outputRoot, 'mutation.json'), `${JSON.stringify(score, null, 2)}\n`);
     writeFileSync(join(outputRoot, 'mutation.md'), renderMarkdown(score));
 
     process.stdout.write(
-      `mutation: score ${score.score.killed}/${score.score.total} (${score.score.percent} %), ${score.equivalent.length} equivalent not counted, ` +
-        `variants ${score.variants.length - score.falsePositives}/${score.variants.length} pass, ${score.testsExecuted} test executions\n`,
+      `mutation: default mode: score ${score.score.killed}/${score.score.total} (${score.score.percent} %), ${score.equivalent.length} equivalent not counted, ` +
+        `variants ${score.variants.length - score.falsePositives}/${score.variants.length} pass\n` +
+        `mutation: --strict: ${score.strict.score.killed}/${score.strict.score.total} (${score.strict.score.percent} %) killed: ${score.strict.killed.length}/${score.score.total} mutants, ` +
+        `${score.strict.lenientVariants.filter((v) => v.killed).length}/${score.strict.lenientVariants.length} lenient variants; ${score.testsExecuted} test executions\n`,
     );
-    for (const survivor of score.survivors) process.stdout.write(`  SURVIVED ${survivor.name} (breaks ${survivor.rule}): ${survivor.description}\n`);
+    for (const survivor of score.survivors) process.stdout.write(`  SURVIVED (default) ${survivor.name} (breaks ${survivor.rule}): ${survivor.description}\n`);
+    for (const survivor of score.strict.survivors) process.stdout.write(`  SURVIVED (--strict) ${survivor.name} (${survivor.rule}): ${survivor.description}\n`);
     for (const variant of score.variants.filter((v) => !v.passed)) {
       process.stdout.write(`  FALSE POSITIVE on ${variant.name}: ${variant.failures.map((f) => `${f.test}: ${f.message.slice(0, 140)}`).join('; ') || 'no test ran'}\n`);
     }
     process.stdout.write(`mutation: wrote ${join(outputRoot, 'mutation.md')} and mutation.json\n`);
     process.stdout.write(`mutation: wall time ${wallSeconds.toFixed(1)} s\n`);
-    return score.survivors.length > 0 || score.falsePositives > 0 ? 1 : 0;
+    return score.survivors.length > 0 || score.strict.survivors.length > 0 || score.falsePositives > 0 ? 1 : 0;
   } finally {
     await mock.close();
     rmSync(work, { recursive: true, force: true });

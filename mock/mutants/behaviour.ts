@@ -263,12 +263,6 @@ function acceptedInvalidMutants(): Behaviour[] {
       },
     }));
   return [
-    mutant('createTransaction.invalid.amount-string-coerced', 'invalid-accepted', ['createTransaction'], 'TXN-CREATE-INVALID-4XX', 'an amount sent as a string of digits is coerced and accepted', () => ({
-      preHandler: (c) => {
-        const b = c.request.body;
-        if (isObject(b) && typeof b.amount === 'string' && /^\d+$/.test(b.amount)) b.amount = Number(b.amount);
-      },
-    })),
     mutant(`${send}.invalid.string-phone-number-object-ignored`, 'invalid-accepted', [send], 'SEND-INVALID-4XX', 'a phone_number that is not an object is ignored instead of refused', () => ({
       preHandler: (c) => {
         const b = c.request.body;
@@ -292,8 +286,40 @@ function acceptedInvalidMutants(): Behaviour[] {
   ];
 }
 
+/**
+ * Intents whose status says the event happened but whose timestamp of it is missing, null or
+ * not a date-time (SEND-INTENT-EVENT-TIMESTAMPS). The reference mock sends intents "sent" and
+ * "failed" (with a phone number, by the amount's parity), so each is observable.
+ */
+function eventMutants(): Behaviour[] {
+  const send = 'sendTransaction';
+  const onIntents = (name: string, description: string, change: (intent: Record<string, unknown>) => void): Behaviour =>
+    mutant(`${send}.event.${name}`, 'event', [send], 'SEND-INTENT-EVENT-TIMESTAMPS', description, () => ({
+      onSend: (c) => {
+        if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
+        for (const intent of c.json) if (isObject(intent)) change(intent);
+        return { json: c.json };
+      },
+    }));
+  return [
+    onIntents('sent-without-approved-at', 'an intent in status sent has approved_at null', (intent) => {
+      if (intent.status === 'sent') intent.approved_at = null;
+    }),
+    onIntents('failed-without-canceled-at', 'an intent in status failed carries no canceled_at', (intent) => {
+      if (intent.status === 'failed') delete intent.canceled_at;
+    }),
+    onIntents('sent-at-set-on-the-wrong-field', 'an intent in status sent has its time in canceled_at instead of approved_at', (intent) => {
+      if (intent.status === 'sent') {
+        intent.canceled_at = intent.approved_at;
+        intent.approved_at = null;
+      }
+    }),
+  ];
+}
+
 export function behaviourMutants(): Behaviour[] {
   return [
+    ...eventMutants(),
     ...statusMutants(),
     ...authMutants(),
     ...contentTypeMutants(),

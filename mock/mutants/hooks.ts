@@ -60,6 +60,13 @@ export interface Behaviour {
   description: string;
   /** Mutants: the rule of specs/rules.json the behaviour breaks. */
   rule?: string;
+  /** Variants: the rows of specs/gaps.json where the behaviour chooses differently from the reference mock. */
+  gaps?: string[];
+  /**
+   * Lenient variants: they conform in the default mode (the reference leaves the input open),
+   * and --strict must fail them, naming this rule of specs/rules.json.
+   */
+  strictKills?: string;
   /** Mutants no request can observe: why (such mutants are listed and not counted). */
   equivalent?: string;
   create(): Hooks;

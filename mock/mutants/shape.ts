@@ -62,6 +62,15 @@ const fieldQuirkRules: Partial<Record<OperationId, Record<string, string>>> = {
 };
 
 /**
+ * Optional fields whose absence is observable all the same: an intent's event timestamps are
+ * optional until the event, and required (SEND-INTENT-EVENT-TIMESTAMPS) once its status says it
+ * happened, which the reference mock's intents do (sent, failed). Dropping one breaks that rule.
+ */
+const eventFieldRules: Partial<Record<OperationId, Record<string, string>>> = {
+  sendTransaction: { approved_at: 'SEND-INTENT-EVENT-TIMESTAMPS', canceled_at: 'SEND-INTENT-EVENT-TIMESTAMPS' },
+};
+
+/**
  * Fields the reference mock sends beyond the documented ones. The reference allows extra
  * fields, so removing one is unobservable: these give the equivalent mutants. A unit test
  * checks this list against what the mock really sends.
@@ -89,8 +98,10 @@ function fieldMutants(response: DocumentedResponse, field: DocumentedField): Beh
       operator: 'drop-field',
       operations: [op],
       description: `${where}: documented field ${field.name} left out`,
-      rule: shape,
-      ...(field.required ? {} : { equivalent: `${field.name} is optional in ${response.schemaName}: its absence conforms` }),
+      rule: eventFieldRules[op]?.[field.name] ?? shape,
+      ...(field.required || eventFieldRules[op]?.[field.name] !== undefined
+        ? {}
+        : { equivalent: `${field.name} is optional in ${response.schemaName}: absent until its event (or never documented as required), its absence conforms` }),
       create: () => ({
         onSend: (context) =>
           isSuccess(context.status) && context.json !== undefined

@@ -1,17 +1,31 @@
 /**
  * Conforming variants: the same mechanism as the mutants, serving behaviours that conform to
- * the reference but choose differently where it is silent (success codes of operations 2 to 6,
- * error bodies, extra fields, token and id formats, date-time renderings, lists holding more
- * than the requested element, Content-Type parameters). The suite must pass every one: a
- * failure is a false positive of the suite.
+ * the reference but choose differently where it is silent. They are derived from the gap
+ * table (specs/gaps.json): every row has at least one variant that makes another choice than
+ * the reference mock there (`gaps`), one choice at a time, and combined variants make several
+ * at once. The suite must pass every one in its default mode: a failure is a false positive.
+ *
+ * Lenient variants (`strictKills`) accept what the reference leaves open only to a lenient
+ * reading (null as "not given", coercion, another declared Content-Type, formats the prose
+ * describes); --strict must fail them, naming that rule.
+ *
+ * Where a variant needs an independent reading of the reference (the coercing server), it
+ * carries its own hand-written schema instead of reusing schemas/: the point of a variant is
+ * to differ from the suite's own habits.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Ajv } from 'ajv';
 import type { OperationId } from '../../contract/operations.ts';
 import { documentedResponses } from './contract.ts';
-import { bodyObjects, isObject, isSuccess, type Behaviour, type Hooks, type ResponseContext, type Rewrite } from './hooks.ts';
+import { bodyObjects, errorJson, isObject, isSuccess, type Behaviour, type Hooks, type ResponseContext, type Rewrite } from './hooks.ts';
 
-function variant(name: string, operations: OperationId[] | 'all', description: string, create: () => Hooks): Behaviour {
-  return { name, kind: 'variant', operator: 'conforming', operations, description, create };
+interface VariantOptions {
+  gaps: string[];
+  strictKills?: string;
+}
+
+function variant(name: string, options: VariantOptions, operations: OperationId[] | 'all', description: string, create: () => Hooks): Behaviour {
+  return { name, kind: 'variant', operator: 'conforming', operations, description, create, gaps: options.gaps, ...(options.strictKills ? { strictKills: options.strictKills } : {}) };
 }
 
 /** The documented date-time fields of each operation's answer, from specs/openapi.json. */
@@ -58,21 +72,28 @@ function errorRewrite(render: (context: ResponseContext, message: string, code: 
 /**
  * Tokens in another format: the link operation answers an alias, and the send operation maps
  * the alias back to the stored token (a service is free to choose its token format).
+ * `fresh`: a new alias each time the link is asked; `keepOld`: earlier aliases stay valid.
  */
-function tokenAliases(alias: () => string): () => Hooks {
+function tokenAliases(alias: () => string, options: { fresh?: boolean; keepOld?: boolean } = {}): () => Hooks {
   return () => {
     const real = new Map<string, string>();
     const aliasOf = new Map<string, string>();
     return {
       preHandler: (c) => {
         const b = c.request.body;
-        if (c.operation === 'sendTransaction' && isObject(b) && typeof b.token === 'string') b.token = real.get(b.token) ?? b.token;
+        if (c.operation === 'sendTransaction' && isObject(b) && (typeof b.token === 'string' || typeof b.token === 'number')) {
+          const mapped = real.get(String(b.token));
+          // An alias no longer valid (or never issued) names nothing: the mock answers as for an unknown token.
+          b.token = mapped ?? (options.fresh ? `revoked-${String(b.token)}` : b.token);
+        }
       },
       onSend: (c) => {
         if (c.operation !== 'getPaymentLink' || !isSuccess(c.status) || !isObject(c.json) || typeof c.json.token !== 'string') return undefined;
         const token = c.json.token;
-        let name = aliasOf.get(token);
+        let name = options.fresh ? undefined : aliasOf.get(token);
         if (name === undefined) {
+          const previous = aliasOf.get(token);
+          if (previous !== undefined && !options.keepOld) real.delete(previous);
           name = alias();
           aliasOf.set(token, name);
           real.set(name, token);
@@ -105,27 +126,281 @@ function largeIds(): Hooks {
   };
 }
 
+/** Deletes, at any depth of a request body, the members that are null: a server that reads null as "not given". */
+function dropNulls(value: unknown, keep: ReadonlySet<string>): void {
+  if (Array.isArray(value)) value.forEach((item) => dropNulls(item, keep));
+  else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (item === null && !keep.has(key)) delete value[key];
+      else dropNulls(item, keep);
+    }
+  }
+}
+
+/**
+ * A server that validates bodies the way Fastify does by default: ajv with coerceTypes
+ * 'array', against its own schema of the reference's request shapes (written here from the
+ * reference, not taken from schemas/), answering 400 in Fastify's error shape when a body
+ * does not fit even after coercion.
+ */
+function coercingServer(): Hooks {
+  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
+  const phone = (numberType: string | string[]) => ({ type: 'object', properties: { number: { type: numberType }, country: { type: 'string' } } });
+  const creation = ajv.compile({
+    type: 'object',
+    properties: {
+      description: { type: 'string' },
+      amount: { type: 'integer' },
+      currency: { type: 'object', properties: { iso: { type: 'string' } } },
+      callback_url: { type: 'string' },
+      custom_metadata: { type: 'object' },
+      customer: { type: 'object', properties: { id: { type: 'integer' }, email: { type: 'string' }, firstname: { type: 'string' }, lastname: { type: 'string' }, phone_number: phone(['integer', 'string']) } },
+      mode: { type: 'string' },
+    },
+  });
+  const send = ajv.compile({ type: 'object', required: ['token'], properties: { token: { type: ['integer', 'string'] }, phone_number: phone('string') } });
+  return {
+    preHandler: (c) => {
+      const validate = c.operation === 'createTransaction' ? creation : c.operation === 'sendTransaction' ? send : undefined;
+      if (validate === undefined || c.request.body === undefined) return undefined;
+      if (validate(c.request.body)) return undefined;
+      const first = validate.errors?.[0];
+      return { status: 400, json: { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: `body${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}` } };
+    },
+  };
+}
+
+/** Refuses, with 422, inputs beyond a server's own bounds (the reference shows none). */
+function bounds(check: (operation: OperationId, body: Record<string, unknown>, c: Parameters<NonNullable<Hooks['preHandler']>>[0]) => string | undefined): () => Hooks {
+  return () => ({
+    preHandler: (c) => {
+      const body = c.request.body;
+      if (!isObject(body)) return undefined;
+      const problem = check(c.operation, body, c);
+      return problem === undefined ? undefined : { status: 422, json: errorJson(422, 'out_of_bounds', problem) };
+    },
+  });
+}
+
+const codePoints = (text: string): number => [...text].length;
+
+function depth(value: unknown): number {
+  if (Array.isArray(value)) return 1 + Math.max(0, ...value.map(depth));
+  if (isObject(value)) return 1 + Math.max(0, ...Object.values(value).map(depth));
+  return 0;
+}
+
+/** Several behaviours at once: request hooks in order (the first answer wins), answer rewrites chained. */
+function combine(...factories: Array<() => Hooks>): () => Hooks {
+  return () => {
+    const all = factories.map((factory) => factory());
+    return {
+      onRequest: (c) => {
+        for (const hooks of all) hooks.onRequest?.(c);
+      },
+      preHandler: (c) => {
+        for (const hooks of all) {
+          const rewrite = hooks.preHandler?.(c);
+          if (rewrite) return rewrite;
+        }
+        return undefined;
+      },
+      onSend: (c) => {
+        let current: ResponseContext = c;
+        let merged: Rewrite | undefined;
+        for (const hooks of all) {
+          const rewrite = hooks.onSend?.(current);
+          if (!rewrite) continue;
+          const { json, text, ...rest } = merged ?? {};
+          merged = { ...rest, ...(rewrite.text === undefined && rewrite.json === undefined ? { json, text } : {}), ...rewrite };
+          let parsed: unknown = current.json;
+          if (rewrite.text !== undefined) {
+            try {
+              parsed = JSON.parse(rewrite.text);
+            } catch {
+              parsed = undefined;
+            }
+          } else if (rewrite.json !== undefined) parsed = rewrite.json;
+          current = {
+            ...current,
+            status: rewrite.status ?? current.status,
+            contentType: rewrite.contentType === null ? undefined : (rewrite.contentType ?? current.contentType),
+            text: rewrite.text ?? (rewrite.json !== undefined ? JSON.stringify(rewrite.json) : current.text),
+            json: parsed,
+          };
+        }
+        return merged;
+      },
+    };
+  };
+}
+
+// ---- the behaviours, one choice at a time --------------------------------------------------
+
+const creation200 = (): Hooks => ({ onSend: (c) => (c.status === 201 ? { status: 200 } : undefined) });
+const invalid422 = (): Hooks => ({
+  onSend: (c) => (c.status === 400 && isObject(c.json) && isObject(c.json.error) ? { status: 422, json: { error: { ...c.json.error, status: 422 } } } : undefined),
+});
+const errorsOtherShape = errorRewrite((_c, message, code) => ({ json: { errors: [{ code, detail: message }] } }));
+const jwtAlias = (): string =>
+  `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: randomBytes(6).toString('hex') })).toString('base64url')}.${randomBytes(16).toString('base64url')}`;
+const noCharset = (): Hooks => ({ onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'application/json' } : undefined) });
+const microseconds = rewriteDates((d) => `${d.toISOString().slice(0, 23)}${pad(d.getUTCMilliseconds() % 1000, 3)}Z`);
+
+const nullAsAbsent = (): Hooks => ({
+  preHandler: (c) => {
+    const body = c.request.body;
+    if (!isObject(body)) return undefined;
+    // The send token is required by the reference: null stays null, and is refused.
+    dropNulls(body, new Set(['token']));
+    // "Not given" means the account's default where there is one: the default currency.
+    if (c.operation === 'createTransaction' && body.currency === undefined) {
+      const fallback = [...c.store.currencies.values()].find((currency) => currency.default);
+      if (fallback) body.currency = { iso: fallback.iso };
+    }
+    return undefined;
+  },
+});
+
+const lenientFormats = (): Hooks => ({
+  preHandler: (c) => {
+    const body = c.request.body;
+    if (!isObject(body)) return undefined;
+    if (c.operation === 'sendTransaction' && isObject(body.phone_number)) {
+      const phone = body.phone_number;
+      // Country codes in any case and of two or three letters; phone numbers with spaces or dashes.
+      if (typeof phone.country === 'string' && /^[A-Za-z]{2,3}$/.test(phone.country)) phone.country = phone.country.slice(0, 2).toUpperCase();
+      if (typeof phone.number === 'string') phone.number = phone.number.replace(/[\s.-]/g, '');
+    }
+    if (c.operation === 'createTransaction' && isObject(body.currency) && typeof body.currency.iso === 'string') body.currency.iso = body.currency.iso.toUpperCase();
+    return undefined;
+  },
+});
+
+const eventFieldsAbsent = (): Hooks => ({
+  onSend: (c) => {
+    if (c.operation !== 'sendTransaction' || !isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
+    for (const intent of bodyObjects(c.json)) {
+      for (const field of ['approved_at', 'canceled_at', 'deleted_at', 'last_error_code']) if (intent[field] === null) delete intent[field];
+    }
+    return { json: c.json };
+  },
+});
+
+const tightText = bounds((operation, body) => {
+  if (operation === 'createTransaction') {
+    const description = body.description;
+    if (typeof description === 'string' && (description !== description.trim() || /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/.test(description))) {
+      return 'description: no white space at the ends, no control or invisible characters';
+    }
+  }
+  if (operation === 'sendTransaction' && isObject(body.phone_number)) {
+    const { number, country } = body.phone_number;
+    if (typeof number === 'string' && !/^\+\d{6,15}$/.test(number)) return 'phone_number.number: "+" and 6 to 15 digits';
+    if (typeof country === 'string' && !/^[A-Z]{2}$/.test(country)) return 'phone_number.country: two upper-case letters';
+  }
+  return undefined;
+});
+
 export function conformingVariants(): Behaviour[] {
   return [
-    variant('variant.creation-200', ['createTransaction', 'createCustomer'], 'creations answered 200 instead of 201', () => ({
-      onSend: (c) => (c.status === 201 ? { status: 200 } : undefined),
+    // Success status codes of operations 2 to 6: not shown.
+    variant('variant.creation-200', { gaps: ['success-status'] }, ['createTransaction', 'createCustomer'], 'creations answered 200 instead of 201', creation200),
+    variant('variant.link-201', { gaps: ['success-status'] }, ['getPaymentLink'], 'the payment link answered 201 (a token was created)', () => ({
+      onSend: (c) => (c.status === 200 ? { status: 201 } : undefined),
     })),
-    variant('variant.invalid-input-422', 'all', 'invalid input answered 422 instead of 400', () => ({
-      onSend: (c) => (c.status === 400 && isObject(c.json) && isObject(c.json.error) ? { status: 422, json: { error: { ...c.json.error, status: 422 } } } : undefined),
+    variant('variant.send-202-scheduled', { gaps: ['success-status', 'event-fields'] }, ['sendTransaction'], 'sends answered 202 with every intent scheduled (no event yet)', () => ({
+      onSend: (c) => {
+        if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
+        const intents = c.json.map((intent) =>
+          isObject(intent) ? { ...intent, status: 'scheduled', approved_at: null, canceled_at: null, deleted_at: null, last_error_code: null } : intent,
+        );
+        return { status: 202, json: intents };
+      },
     })),
-    variant(
-      'variant.errors-other-shape',
-      'all',
-      'error bodies in another JSON shape: {"errors": [{"code", "detail"}]}',
-      errorRewrite((_c, message, code) => ({ json: { errors: [{ code, detail: message }] } })),
-    ),
+    variant('variant.reads-203', { gaps: ['success-status'] }, ['getBalance', 'getCurrency'], 'reads answered 203 (from a cache)', () => ({
+      onSend: (c) => (c.status === 200 ? { status: 203 } : undefined),
+    })),
+
+    // Error responses and error bodies: not shown.
+    variant('variant.invalid-input-422', { gaps: ['error-status'] }, 'all', 'invalid input answered 422 instead of 400', invalid422),
+    variant('variant.unknown-ids-400', { gaps: ['error-status', 'unknown-ids'] }, ['getPaymentLink', 'sendTransaction', 'getBalance', 'getCurrency', 'createTransaction'], 'unknown resources (other than a customer to delete) answered 400 instead of 404', () => ({
+      onSend: (c) => (c.status === 404 && isObject(c.json) && isObject(c.json.error) ? { status: 400, json: { error: { ...c.json.error, status: 400 } } } : undefined),
+    })),
+    variant('variant.errors-other-shape', { gaps: ['error-body', 'environments', 'token-not-key'] }, 'all', 'error bodies in another JSON shape: {"errors": [{"code", "detail"}]}', errorsOtherShape),
     variant(
       'variant.errors-plain-text',
+      { gaps: ['error-body'] },
       'all',
       'error bodies as plain text',
       errorRewrite((_c, message) => ({ contentType: 'text/plain; charset=utf-8', text: message })),
     ),
-    variant('variant.extra-fields', 'all', 'every object of a success body carries extra fields', () => ({
+
+    // Authentication: the valid key in other forms.
+    variant('variant.auth-key-other-forms', { gaps: ['auth-elsewhere'] }, 'all', 'the valid key is also accepted without a scheme or with another one ("Token <key>")', () => ({
+      onRequest: (c) => {
+        const header = c.request.headers.authorization;
+        if (header === undefined) return;
+        const key = /^(?:Token\s+)?(\S+)$/i.exec(header)?.[1];
+        if (key === c.keys.own) c.request.headers.authorization = `Bearer ${key}`;
+      },
+    })),
+
+    // Required fields, coercion, the prose's formats.
+    variant('variant.null-as-absent', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given" in request bodies (the account\'s default currency when currency is null)', nullAsAbsent),
+    variant('variant.coerce-numeric-strings', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'an amount sent as a string of digits read as that integer, a send phone number sent as a JSON number read as its digits', () => ({
+      preHandler: (c) => {
+        const body = c.request.body;
+        if (!isObject(body)) return undefined;
+        if (c.operation === 'createTransaction' && typeof body.amount === 'string' && /^\d{1,15}$/.test(body.amount)) body.amount = Number(body.amount);
+        if (c.operation === 'sendTransaction' && isObject(body.phone_number) && typeof body.phone_number.number === 'number') body.phone_number.number = String(body.phone_number.number);
+        return undefined;
+      },
+    })),
+    variant('variant.coercing-server', { gaps: ['coercion', 'required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], "bodies validated and coerced as Fastify does by default (ajv coerceTypes 'array'): \"1000\" read as 1000, numbers as strings, one-element arrays as their element", coercingServer),
+    variant('variant.lenient-formats', { gaps: ['prose-constraints'], strictKills: 'SEND-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'country codes in any case and of three letters, phone numbers with spaces, lower-case currency codes accepted', lenientFormats),
+
+    // Bounds the reference does not show: a server's own, refused with 422.
+    variant('variant.bounds-description-255', { gaps: ['bounds'] }, ['createTransaction'], 'descriptions over 255 characters refused with 422', bounds((operation, body) =>
+      operation === 'createTransaction' && typeof body.description === 'string' && codePoints(body.description) > 255 ? 'description: at most 255 characters' : undefined,
+    )),
+    variant('variant.bounds-amount-range', { gaps: ['bounds'] }, ['createTransaction'], 'amounts outside 100 to 1,000,000 refused with 422', bounds((operation, body) =>
+      operation === 'createTransaction' && typeof body.amount === 'number' && (body.amount < 100 || body.amount > 1_000_000) ? 'amount: from 100 to 1,000,000' : undefined,
+    )),
+    variant('variant.bounds-flat-metadata', { gaps: ['bounds'] }, ['createTransaction'], 'custom_metadata refused with 422 unless flat (scalars only), at most 20 keys of at most 40 characters', bounds((operation, body) => {
+      if (operation !== 'createTransaction' || !isObject(body.custom_metadata)) return undefined;
+      const entries = Object.entries(body.custom_metadata);
+      if (entries.length > 20 || entries.some(([key, value]) => codePoints(key) > 40 || depth(value) > 0)) return 'custom_metadata: at most 20 flat entries';
+      return undefined;
+    })),
+    variant('variant.bounds-unknown-customer-422', { gaps: ['bounds', 'error-status'] }, ['createTransaction'], 'a transaction naming a customer id that does not exist refused with 422', bounds((operation, body, c) => {
+      if (operation !== 'createTransaction' || !isObject(body.customer) || typeof body.customer.id !== 'number') return undefined;
+      return c.store.customers.has(body.customer.id) ? undefined : 'customer.id: no such customer';
+    })),
+    variant('variant.bounds-tight-text', { gaps: ['bounds', 'prose-constraints'] }, ['createTransaction', 'sendTransaction'], 'descriptions with white space at the ends or invisible characters, and phone numbers or countries off the send shape, refused with 422', tightText),
+
+    // How the echo is stored.
+    variant('variant.normalising-echo', { gaps: ['echo'] }, ['createTransaction'], 'descriptions stored trimmed and in Unicode NFC, callback URLs as a URL parser writes them', () => ({
+      onSend: (c) => {
+        if (!isSuccess(c.status) || !isObject(c.json)) return undefined;
+        const json = { ...c.json };
+        if (typeof json.description === 'string') json.description = json.description.normalize('NFC').trim();
+        if (typeof json.callback_url === 'string') {
+          try {
+            json.callback_url = new URL(json.callback_url).href;
+          } catch {
+            // not a URL: stored as sent
+          }
+        }
+        return { json };
+      },
+    })),
+
+    // Representations of answers.
+    variant('variant.date-time-offset', { gaps: ['timestamps'] }, 'all', 'date-times written with a +01:00 offset', rewriteDates(withOffset)),
+    variant('variant.date-time-no-fraction', { gaps: ['timestamps'] }, 'all', 'date-times without a fraction of a second', rewriteDates((d) => `${d.toISOString().slice(0, 19)}Z`)),
+    variant('variant.date-time-microseconds', { gaps: ['timestamps'] }, 'all', 'date-times with microseconds', microseconds),
+    variant('variant.extra-fields', { gaps: ['extra-fields'] }, 'all', 'every object of a success body carries extra fields', () => ({
       onSend: (c) => {
         if (!isSuccess(c.status) || c.json === undefined) return undefined;
         for (const object of bodyObjects(c.json)) {
@@ -136,26 +411,38 @@ export function conformingVariants(): Behaviour[] {
         return { json: c.json };
       },
     })),
-    variant('variant.token-uuid', ['getPaymentLink', 'sendTransaction'], 'tokens are UUIDs (not digits)', tokenAliases(() => randomUUID())),
-    variant(
-      'variant.token-jwt',
-      ['getPaymentLink', 'sendTransaction'],
-      'tokens are JWT-like strings',
-      tokenAliases(
-        () =>
-          `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: randomBytes(6).toString('hex') })).toString('base64url')}.${randomBytes(16).toString('base64url')}`,
-      ),
-    ),
-    variant('variant.ids-large', ['createTransaction', 'createCustomer', 'deleteCustomer', 'getPaymentLink'], 'transaction and customer ids beyond 32 bits', largeIds),
-    variant('variant.date-time-offset', 'all', 'date-times written with a +01:00 offset', rewriteDates(withOffset)),
-    variant('variant.date-time-no-fraction', 'all', 'date-times without a fraction of a second', rewriteDates((d) => `${d.toISOString().slice(0, 19)}Z`)),
-    variant(
-      'variant.date-time-microseconds',
-      'all',
-      'date-times with microseconds',
-      rewriteDates((d) => `${d.toISOString().slice(0, 23)}${pad(d.getUTCMilliseconds() % 1000, 3)}Z`),
-    ),
-    variant('variant.lists-with-other-elements', ['getBalance', 'getCurrency'], 'GET-by-id arrays hold other elements besides the requested one', () => ({
+    variant('variant.extra-nested-objects', { gaps: ['extra-fields'] }, 'all', 'success bodies carry deeply nested extra objects and arrays of objects', () => ({
+      onSend: (c) => {
+        if (!isSuccess(c.status) || c.json === undefined) return undefined;
+        for (const object of bodyObjects(c.json)) {
+          object.links = [{ rel: 'self', href: `https://api.example.com/${c.operation}` }, { rel: 'account', href: null }];
+          object._meta = { trace: { spans: [{ id: 1, children: [{ id: 2, tags: { a: [true, null, { deep: 'x' }] } }] }] } };
+        }
+        return { json: c.json };
+      },
+    })),
+    variant('variant.intent-event-fields-absent', { gaps: ['event-fields'] }, ['sendTransaction'], 'payment intents leave out approved_at, canceled_at, deleted_at and last_error_code until their event', eventFieldsAbsent),
+    variant('variant.other-status-values', { gaps: ['status-values'] }, ['createTransaction', 'sendTransaction'], 'status values other than the documented examples ("initiated" transactions, "processing" intents)', () => ({
+      onSend: (c) => {
+        if (!isSuccess(c.status) || c.json === undefined) return undefined;
+        for (const object of bodyObjects(c.json)) {
+          if (object.status === 'pending') object.status = c.operation === 'createTransaction' ? 'initiated' : 'processing';
+        }
+        return { json: c.json };
+      },
+    })),
+    variant('variant.currency-affixes', { gaps: ['currency-affixes'] }, ['getCurrency'], 'currencies with a non-empty prefix and an empty suffix', () => ({
+      onSend: (c) => {
+        if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
+        for (const currency of bodyObjects(c.json)) {
+          currency.prefix = '₣ ';
+          currency.suffix = '';
+        }
+        return { json: c.json };
+      },
+    })),
+    variant('variant.ids-large', { gaps: ['identifiers'] }, ['createTransaction', 'createCustomer', 'deleteCustomer', 'getPaymentLink'], 'transaction and customer ids beyond 32 bits', largeIds),
+    variant('variant.lists-with-other-elements', { gaps: ['get-by-id-array'] }, ['getBalance', 'getCurrency'], 'GET-by-id arrays hold other elements besides the requested one', () => ({
       onSend: (c) => {
         if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
         const others = c.operation === 'getBalance' ? [...c.store.balances.values()] : [...c.store.currencies.values()];
@@ -163,17 +450,63 @@ export function conformingVariants(): Behaviour[] {
         return { json: [...others.filter((item) => !asked.some((a) => isObject(a) && a.id === item.id)), ...asked] };
       },
     })),
-    variant('variant.send-several-intents', ['sendTransaction'], 'the send answer holds two payment intents', () => ({
+    variant('variant.send-several-intents', { gaps: ['send-array'] }, ['sendTransaction'], 'the send answer holds two payment intents', () => ({
       onSend: (c) =>
         isSuccess(c.status) && Array.isArray(c.json) && isObject(c.json[0])
           ? { json: [...c.json, { ...c.json[0], reference: `${String(c.json[0].reference)}_2` }] }
           : undefined,
     })),
-    variant('variant.content-type-no-charset', 'all', 'Content-Type application/json without a charset parameter', () => ({
-      onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'application/json' } : undefined),
+
+    // Tokens and links.
+    variant('variant.token-uuid', { gaps: ['token-form'] }, ['getPaymentLink', 'sendTransaction'], 'tokens are UUIDs (not digits)', tokenAliases(() => randomUUID())),
+    variant('variant.token-jwt', { gaps: ['token-form'] }, ['getPaymentLink', 'sendTransaction'], 'tokens are JWT-like strings', tokenAliases(jwtAlias)),
+    variant('variant.token-new-each-time', { gaps: ['link-twice'] }, ['getPaymentLink', 'sendTransaction'], 'asking the link again issues a new token and revokes the earlier one', tokenAliases(() => `tok_${randomBytes(9).toString('hex')}`, { fresh: true })),
+    variant('variant.token-new-each-time-all-valid', { gaps: ['link-twice'] }, ['getPaymentLink', 'sendTransaction'], 'asking the link again issues a new token; earlier ones stay valid', tokenAliases(() => `tok_${randomBytes(9).toString('hex')}`, { fresh: true, keepOld: true })),
+    variant('variant.payment-url-deep-link', { gaps: ['payment-url'] }, ['getPaymentLink'], "the payment link is a mobile app's deep link (momo://pay/<token>)", () => ({
+      onSend: (c) => (isSuccess(c.status) && isObject(c.json) && typeof c.json.token === 'string' ? { json: { ...c.json, url: `momo://pay/${encodeURIComponent(c.json.token)}` } } : undefined),
     })),
-    variant('variant.content-type-upper-case', 'all', 'Content-Type written Application/JSON;charset=UTF-8', () => ({
+
+    // The customer helper (not shown by the reference).
+    variant('variant.no-customer-creation', { gaps: ['customer-creation'] }, ['createCustomer'], 'POST /customers does not exist (404): tests that need a customer are skipped', () => ({
+      preHandler: () => ({ status: 404, json: errorJson(404, 'not_found', 'no operation POST /customers') }),
+    })),
+    variant('variant.customer-creation-envelope', { gaps: ['customer-creation'] }, ['createCustomer'], 'the created customer answered inside an envelope: {"data": {...}}', () => ({
+      onSend: (c) => (isSuccess(c.status) && isObject(c.json) ? { json: { data: c.json } } : undefined),
+    })),
+
+    // Unknown ids on reads.
+    variant('variant.unknown-reads-empty-array', { gaps: ['unknown-ids'] }, ['getBalance', 'getCurrency'], 'an unknown balance or currency id answered 200 with an empty array', () => ({
+      onSend: (c) => (c.status === 404 ? { status: 200, contentType: 'application/json; charset=utf-8', json: [] } : undefined),
+    })),
+
+    // Content-Type of answers.
+    variant('variant.content-type-no-charset', { gaps: ['response-content-type'] }, 'all', 'Content-Type application/json without a charset parameter', noCharset),
+    variant('variant.content-type-upper-case', { gaps: ['response-content-type'] }, 'all', 'Content-Type written Application/JSON;charset=UTF-8', () => ({
       onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'Application/JSON;charset=UTF-8' } : undefined),
     })),
+
+    // Several choices at once.
+    variant(
+      'variant.combined-lenient',
+      { gaps: ['required-fields', 'coercion', 'prose-constraints', 'success-status', 'error-status', 'token-form', 'response-content-type'], strictKills: 'TXN-CREATE-OPEN-INPUT' },
+      'all',
+      'null as "not given", coercion, lenient formats, 200 for creations, 422 for invalid input, JWT-like tokens and no charset, at once',
+      combine(nullAsAbsent, coercingServer, lenientFormats, creation200, invalid422, tokenAliases(jwtAlias), noCharset),
+    ),
+    variant(
+      'variant.combined-tight',
+      { gaps: ['bounds', 'error-body', 'timestamps', 'identifiers', 'event-fields'] },
+      'all',
+      'tight bounds and text checks refused with 422, errors in another shape, microsecond date-times, ids beyond 32 bits and intents without null event fields, at once',
+      combine(
+        tightText,
+        bounds((operation, body) => (operation === 'createTransaction' && typeof body.amount === 'number' && (body.amount < 100 || body.amount > 1_000_000) ? 'amount: from 100 to 1,000,000' : undefined)),
+        invalid422,
+        errorsOtherShape,
+        microseconds,
+        largeIds,
+        eventFieldsAbsent,
+      ),
+    ),
   ];
 }

@@ -21,6 +21,7 @@ import { FastClient, outputDir, type CaseStep, type FastTarget } from '../http/f
 import { TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
 import { judgeInput, noteLenient, takeLenientNotes, type AcceptedChecks } from '../judgment/outcome.ts';
 import type { ClassifiedInput } from '../judgment/input-class.ts';
+import { operation, type OperationId } from '../../contract/operations.ts';
 import { redact } from '../http/redact.ts';
 
 export interface PropertySettings {
@@ -102,6 +103,19 @@ export function holdsInput(ruleId: string, exchange: Exchange, input: Classified
   const verdict = judgeInput(exchange, input, strict, accepted);
   holds(ruleId, exchange, verdict.violations);
   if (verdict.lenient !== null) noteLenient(ruleId, `${describeRequest(exchange)} → ${exchange.status}: ${verdict.lenient}`);
+}
+
+/**
+ * One 'status' annotation per operation and status the property's requests got, in the form
+ * support/http/client.ts records each request (reporters/status-annotation.ts): the matrix shows
+ * the statuses, and the mutation plan knows which operations the property calls.
+ */
+function statusAnnotations(client: FastClient): Array<{ type: string; description: string }> {
+  return [...client.counts.keys()].sort().map((key) => {
+    const [operationId, status] = key.split(' ') as [OperationId, string];
+    const op = operation(operationId);
+    return { type: 'status', description: `${operationId} ${op.method} ${op.path} → ${status}` };
+  });
 }
 
 /** One annotation per rule for the lenient acceptances of a property run: how many, and the first. */
@@ -299,7 +313,7 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       interrupted: details.interrupted,
       seed: details.seed,
     };
-    testInfo.annotations.push(...lenientAnnotations());
+    testInfo.annotations.push(...lenientAnnotations(), ...statusAnnotations(client));
     testInfo.annotations.push({
       type: 'property',
       description: `seed ${details.seed}; ${cases} case(s), ${client.requests} request(s) in ${outcome.durationMs} ms${details.interrupted ? `; stopped by the ${settings.budgetMs} ms budget` : ''}`,

@@ -99,13 +99,20 @@ export async function labelTestBefore(testInfo: TestInfo): Promise<void> {
   );
 }
 
-/** Labels known once the test has run: epic and feature from the operations it called. */
+/** The label of a test that passed only because the reference leaves an input open: --strict would fail it. */
+export const strictLabel = { name: 'strict', value: 'fails' } as const;
+
+/** Labels known once the test has run: epic and feature from the operations it called; 'strict: fails' when it passed leniently. */
 export async function labelTestAfter(testInfo: TestInfo): Promise<void> {
   const ruleIds = rulesOf(testInfo).map((entry) => entry.id);
   const called = recordedRequests(testInfo.annotations).map((request) => request.operation);
   const ids = testOperations(ruleIds, called);
   for (const epic of new Set(ids.map((id) => operation(id).tag))) await allure.epic(epic);
   for (const id of ids) await allure.feature(featureName(id));
+  if (testInfo.annotations.some((annotation) => annotation.type === 'lenient')) {
+    await allure.label(strictLabel.name, strictLabel.value);
+    await allure.tag('lenient');
+  }
 }
 
 function csvField(value: string): string {

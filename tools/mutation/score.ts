@@ -1,7 +1,9 @@
 /**
- * The mutation score from the per-project test outcomes: killed / total over non-equivalent
- * mutants, the survivors with the rule they break, the tests that caught each killed mutant,
- * and the conforming variants with the tests that failed on them (false positives).
+ * The mutation score from the per-project test outcomes, for both modes of the suite: in the
+ * default mode, killed / total over non-equivalent mutants, the survivors with the rule they
+ * break, the tests that caught each killed mutant, and the conforming variants with the tests
+ * that failed on them (false positives); with --strict, the same over the mutants and the
+ * lenient variants (which conform by default and --strict must fail).
  */
 import type { Behaviour } from '../../mock/mutants.ts';
 import { ruleOfMessage, type TestOutcome } from './playwright-json.ts';
@@ -37,6 +39,15 @@ export interface VariantResult {
   failures: Catch[];
 }
 
+/** What --strict did: the mutants it killed, and the lenient variants it must fail. */
+export interface StrictScore {
+  score: { killed: number; total: number; percent: number };
+  survivors: MutantResult[];
+  killed: MutantResult[];
+  /** Lenient variants as --strict's targets (their rule: the one --strict must name). */
+  lenientVariants: MutantResult[];
+}
+
 export interface MutationScore {
   generatedAt: string;
   wallSeconds: number;
@@ -50,6 +61,8 @@ export interface MutationScore {
   killedOnlyBySuiteErrors: string[];
   variants: VariantResult[];
   falsePositives: number;
+  /** The same mutants (and the lenient variants) against the suite with --strict. */
+  strict: StrictScore;
 }
 
 function catches(outcomes: TestOutcome[]): Catch[] {
@@ -61,38 +74,48 @@ function catches(outcomes: TestOutcome[]): Catch[] {
     });
 }
 
-export function computeScore(
-  mutants: Behaviour[],
-  variants: Behaviour[],
-  outcomes: TestOutcome[],
-  timing: { wallSeconds: number; referenceSeconds: number; ruleTestsSeconds: number; coveringTestsSeconds: number },
-): MutationScore {
+function mutantResults(targets: Behaviour[], byProject: Map<string, TestOutcome[]>, ruleOf: (behaviour: Behaviour) => string): MutantResult[] {
+  return targets.map((mutant) => {
+    const first = byProject.get(mutant.name) ?? [];
+    const wider = byProject.get(`${mutant.name}${widerStageSuffix}`) ?? [];
+    const ran = [...first, ...wider];
+    const caughtBy = catches(ran);
+    const killedBy = catches(first).length > 0 ? 'its rule tests' : caughtBy.length > 0 ? 'other tests' : null;
+    return {
+      name: mutant.name,
+      rule: ruleOf(mutant),
+      operator: mutant.operator,
+      operations: mutant.operations,
+      description: mutant.description,
+      testsRun: ran.filter((outcome) => outcome.status !== 'skipped').length,
+      killed: caughtBy.length > 0,
+      killedBy,
+      caughtBy,
+    };
+  });
+}
+
+function byProjectOf(outcomes: TestOutcome[]): Map<string, TestOutcome[]> {
   const byProject = new Map<string, TestOutcome[]>();
   for (const outcome of outcomes) {
     const list = byProject.get(outcome.project) ?? [];
     list.push(outcome);
     byProject.set(outcome.project, list);
   }
-  const results: MutantResult[] = mutants
-    .filter((mutant) => !mutant.equivalent)
-    .map((mutant) => {
-      const first = byProject.get(mutant.name) ?? [];
-      const wider = byProject.get(`${mutant.name}${widerStageSuffix}`) ?? [];
-      const ran = [...first, ...wider];
-      const caughtBy = catches(ran);
-      const killedBy = catches(first).length > 0 ? 'its rule tests' : caughtBy.length > 0 ? 'other tests' : null;
-      return {
-        name: mutant.name,
-        rule: mutant.rule!,
-        operator: mutant.operator,
-        operations: mutant.operations,
-        description: mutant.description,
-        testsRun: ran.filter((outcome) => outcome.status !== 'skipped').length,
-        killed: caughtBy.length > 0,
-        killedBy,
-        caughtBy,
-      };
-    });
+  return byProject;
+}
+
+const percentOf = (killed: number, total: number): number => (total === 0 ? 0 : Math.round((killed / total) * 1000) / 10);
+
+export function computeScore(
+  mutants: Behaviour[],
+  variants: Behaviour[],
+  outcomes: { default: TestOutcome[]; strict: TestOutcome[] },
+  timing: { wallSeconds: number; referenceSeconds: number; ruleTestsSeconds: number; coveringTestsSeconds: number },
+): MutationScore {
+  const counted = mutants.filter((mutant) => !mutant.equivalent);
+  const byProject = byProjectOf(outcomes.default);
+  const results = mutantResults(counted, byProject, (mutant) => mutant.rule!);
   const variantResults: VariantResult[] = variants.map((variant) => {
     const ran = byProject.get(variant.name) ?? [];
     const failures = catches(ran);
@@ -105,18 +128,32 @@ export function computeScore(
     };
   });
   const killed = results.filter((result) => result.killed);
+  const strictByProject = byProjectOf(outcomes.strict);
+  const strictResults = mutantResults(counted, strictByProject, (mutant) => mutant.rule!);
+  const lenient = mutantResults(
+    variants.filter((variant) => variant.strictKills !== undefined),
+    strictByProject,
+    (variant) => variant.strictKills!,
+  );
+  const strictKilled = [...strictResults, ...lenient].filter((result) => result.killed);
   return {
     generatedAt: new Date().toISOString(),
     wallSeconds: timing.wallSeconds,
     phases: { referenceSeconds: timing.referenceSeconds, ruleTestsSeconds: timing.ruleTestsSeconds, coveringTestsSeconds: timing.coveringTestsSeconds },
-    testsExecuted: outcomes.filter((outcome) => outcome.status !== 'skipped').length,
-    score: { killed: killed.length, total: results.length, percent: results.length === 0 ? 0 : Math.round((killed.length / results.length) * 1000) / 10 },
+    testsExecuted: [...outcomes.default, ...outcomes.strict].filter((outcome) => outcome.status !== 'skipped').length,
+    score: { killed: killed.length, total: results.length, percent: percentOf(killed.length, results.length) },
     equivalent: mutants.filter((mutant) => mutant.equivalent).map((mutant) => ({ name: mutant.name, rule: mutant.rule!, reason: mutant.equivalent! })),
     survivors: results.filter((result) => !result.killed),
     killed,
     killedOnlyBySuiteErrors: killed.filter((result) => result.caughtBy.every((c) => c.rule === undefined)).map((result) => result.name),
     variants: variantResults,
     falsePositives: variantResults.filter((variant) => !variant.passed).length,
+    strict: {
+      score: { killed: strictKilled.length, total: strictResults.length + lenient.length, percent: percentOf(strictKilled.length, strictResults.length + lenient.length) },
+      survivors: [...strictResults, ...lenient].filter((result) => !result.killed),
+      killed: strictResults.filter((result) => result.killed),
+      lenientVariants: lenient,
+    },
   };
 }
 
@@ -126,8 +163,11 @@ export function renderMarkdown(score: MutationScore): string {
   const lines: string[] = [
     '# Mutation score',
     '',
-    `**${score.score.killed} / ${score.score.total} mutants killed (${score.score.percent} %)**; ${score.equivalent.length} equivalent mutants listed and not counted; ` +
+    `**Default mode: ${score.score.killed} / ${score.score.total} mutants killed (${score.score.percent} %)**; ${score.equivalent.length} equivalent mutants listed and not counted; ` +
       `${score.variants.filter((variant) => variant.passed).length} / ${score.variants.length} conforming variants pass (false positives: ${score.falsePositives}).`,
+    '',
+    `**With --strict: ${score.strict.score.killed} / ${score.strict.score.total} killed (${score.strict.score.percent} %)**: ${score.strict.killed.length} / ${score.score.total} mutants ` +
+      `and ${score.strict.lenientVariants.filter((v) => v.killed).length} / ${score.strict.lenientVariants.length} lenient variants (they conform by default; --strict must fail them).`,
     '',
     `Wall time ${score.wallSeconds.toFixed(1)} s (reference run ${score.phases.referenceSeconds.toFixed(1)} s, mutants with their rule's tests and variants ` +
       `${score.phases.ruleTestsSeconds.toFixed(1)} s, survivors with every covering test ${score.phases.coveringTestsSeconds.toFixed(1)} s); ` +
@@ -141,7 +181,18 @@ export function renderMarkdown(score: MutationScore): string {
     lines.push('| Mutant | Rule it breaks | Operator | Tests run | What it does |', '|---|---|---|---|---|');
     for (const s of score.survivors) lines.push(`| ${s.name} | ${s.rule} | ${s.operator} | ${s.testsRun} | ${cell(s.description)} |`);
   }
-  lines.push('', '## Conforming variants (the suite must pass each)', '', '| Variant | Behaviour | Tests run | Result | Failing tests |', '|---|---|---|---|---|');
+  lines.push('', '## With --strict', '');
+  if (score.strict.survivors.length === 0) lines.push('Every mutant and every lenient variant fails with --strict.');
+  else {
+    lines.push('Survivors with --strict:', '', '| Mutant or lenient variant | Rule | Tests run | What it does |', '|---|---|---|---|');
+    for (const s of score.strict.survivors) lines.push(`| ${s.name} | ${s.rule} | ${s.testsRun} | ${cell(s.description)} |`);
+  }
+  lines.push('', '| Lenient variant | Rule --strict names | Killed with --strict | Caught by |', '|---|---|---|---|');
+  for (const v of score.strict.lenientVariants) {
+    lines.push(`| ${v.name} | ${v.rule} | ${v.killed ? 'yes' : '**no**'} | ${cell(v.caughtBy.slice(0, 2).map((c) => `${c.test} (${c.rule ?? 'suite error'})`).join('<br>')) || '—'} |`);
+  }
+  const strictKilledNames = new Set(score.strict.killed.map((k) => k.name));
+  lines.push('', '## Conforming variants (the suite must pass each in the default mode)', '', '| Variant | Behaviour | Tests run | Result | Failing tests |', '|---|---|---|---|---|');
   for (const v of score.variants) {
     const failing = v.failures.map((f) => `${f.test}: ${f.message.slice(0, 160)}`).join('<br>');
     lines.push(`| ${v.name} | ${cell(v.description)} | ${v.testsRun} | ${v.passed ? 'pass' : '**FAIL (false positive)**'} | ${cell(failing) || '—'} |`);
@@ -161,13 +212,13 @@ export function renderMarkdown(score: MutationScore): string {
     '',
     'Each mutant first runs the tests tagged with the rule it breaks; only when they all pass does it run every test that calls its operations.',
     '',
-    '| Mutant | Rule it breaks | Caught by (rule named by the failure) |',
-    '|---|---|---|',
+    '| Mutant | Rule it breaks | Killed by default | Killed with --strict | Caught by (rule named by the failure) |',
+    '|---|---|---|---|---|',
   );
   for (const k of score.killed) {
     const shown = k.caughtBy.slice(0, 4).map((c) => `${c.test} (${c.rule ?? 'suite error'})`);
     if (k.caughtBy.length > 4) shown.push(`and ${k.caughtBy.length - 4} more`);
-    lines.push(`| ${k.name} | ${k.rule} | ${cell(shown.join('<br>'))} |`);
+    lines.push(`| ${k.name} | ${k.rule} | yes | ${strictKilledNames.has(k.name) ? 'yes' : '**no**'} | ${cell(shown.join('<br>'))} |`);
   }
   lines.push('', '## Equivalent mutants (not counted)', '', '| Mutant | Rule | Why no request can observe it |', '|---|---|---|');
   for (const e of score.equivalent) lines.push(`| ${e.name} | ${e.rule} | ${cell(e.reason)} |`);
