@@ -90,3 +90,16 @@ export function stringifyJson(value: unknown): string | undefined {
   ) as string | undefined;
   return text?.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
 }
+
+/**
+ * How a JSON parser that reads numbers as IEEE doubles (JavaScript's JSON.parse, most others by
+ * default) reads an integer beyond 2^53 that the suite sent exactly: the nearest double. For a
+ * stand-in whose digits a double does not hold, the stand-in of that double's digits; undefined
+ * otherwise (the value reads exactly).
+ */
+export function doubleReading(value: number): number | undefined {
+  const digits = digitsOf.get(value);
+  if (digits === undefined) return undefined;
+  const read = BigInt(Number(digits)).toString();
+  return read === digits ? undefined : isUnsafeIntegerText(read) ? standInFor(read) : Number(read);
+}

@@ -21,6 +21,7 @@ import { mergeLayers, schemaDocument, type SchemaName } from '../../contract/sch
 import type { JSONSchema, JSONSchemaType } from '../../contract/json-schema.ts';
 import { escapePointerToken } from '../../contract/json-pointer.ts';
 import { replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
+import { edgeInteger, edgeObject, edgeText, edgeUrl, nudged, nudgedEmail } from './edges.ts';
 
 export { isRequiredAt, propertyPointers, replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
 
@@ -32,6 +33,12 @@ export interface DeriveOptions {
   overrides?: Overrides;
   /** Optional properties never generated, by pointer (e.g. '/customer/id'). Dropping a required one is an error. */
   omit?: string[];
+  /**
+   * 'safe' (default): values in all three layers, which a target must accept. 'boundary': values
+   * of the documented type at the edges of what the reference allows (support/generation/edges.ts),
+   * whose class (accept or refuse, mostly) is computed by support/judgment/input-class.ts.
+   */
+  mode?: 'safe' | 'boundary';
 }
 
 /** Keywords that only describe (no constraint on values), and the layers (merged before generating); everything else must be handled below. */
@@ -196,14 +203,45 @@ function objectArbitrary(schema: JSONSchema, pointer: string, options: DeriveOpt
 }
 
 /**
- * An arbitrary of values valid against a (sub)schema in all its layers; pointer is where it
- * sits in the generated document (for overrides and omissions).
+ * Edge values of one type of a field: the reference's own constraints (its layer) bound them;
+ * the format or pattern its strict or safe layers give (a URL, an e-mail, a country code) picks
+ * the kind of edge.
+ */
+function boundaryArbitrary(type: JSONSchemaType, schema: JSONSchema, pointer: string, options: DeriveOptions): fc.Arbitrary<unknown> {
+  const reference = mergeLayers(schema, 'reference');
+  // The kind of edge comes from what the reference says of the field (its strict layer); nudges start from a safe value.
+  const hints = mergeLayers(schema, 'strict');
+  switch (type) {
+    case 'string':
+      if (hints.format === 'uri') return edgeUrl;
+      if (hints.format === 'email') return nudgedEmail((options.overrides?.[pointer] as fc.Arbitrary<string> | undefined) ?? plainEmail);
+      if (hints.format === 'date-time') return stringArbitrary(hints);
+      if (hints.pattern !== undefined) return nudged((options.overrides?.[pointer] as fc.Arbitrary<string> | undefined) ?? stringArbitrary(mergeLayers(schema, 'safe')));
+      return edgeText;
+    case 'integer':
+      return edgeInteger(reference.minimum, reference.maximum);
+    case 'object':
+      return reference.properties ? objectArbitrary(reference, pointer, options) : edgeObject;
+    default:
+      return typedArbitrary(type, reference, pointer, options);
+  }
+}
+
+/**
+ * An arbitrary of values of a (sub)schema: in 'safe' mode valid in all its layers, in
+ * 'boundary' mode at the edges of its documented type; pointer is where it sits in the
+ * generated document (for overrides and omissions).
  */
 export function derive(schema: JSONSchema, pointer = '', options: DeriveOptions = {}): fc.Arbitrary<unknown> {
   const override = options.overrides?.[pointer];
-  if (override) return override;
+  if (override && options.mode !== 'boundary') return override;
   assertSupported(schema, pointer);
   if (schema.$ref !== undefined) return derive(resolveRef(schema.$ref), pointer, options);
+  if (options.mode === 'boundary') {
+    const types = typesOf(mergeLayers(schema, 'reference'));
+    const arbitraries = types.map((type) => boundaryArbitrary(type, schema, pointer, options));
+    return arbitraries.length === 1 ? arbitraries[0]! : fc.oneof(...arbitraries);
+  }
   const view = mergeLayers(schema, 'safe');
   assertSupported(view, pointer);
   if (view.const !== undefined) return fc.constant(view.const);
@@ -265,13 +303,27 @@ export interface WrongTypeCase<T> {
   body: unknown;
 }
 
-/** Valid documents with exactly one field (among the given pointers) replaced by a value of a type its schema does not allow. */
-export function oneWrongField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[]): fc.Arbitrary<WrongTypeCase<T>> {
-  if (pointers.length === 0) throw new Error('oneWrongField: name at least one pointer');
-  const cases = pointers.map((pointer) => fc.record({ pointer: fc.constant(pointer), value: wrongTypeFor(schemaAt(name, pointer)) }));
+/** Valid documents with exactly one field (among the given pointers) replaced by a value `valueAt` generates for it. */
+function oneField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[], valueAt: (pointer: string) => fc.Arbitrary<unknown>): fc.Arbitrary<WrongTypeCase<T>> {
+  if (pointers.length === 0) throw new Error('oneField: name at least one pointer');
+  const cases = pointers.map((pointer) => fc.record({ pointer: fc.constant(pointer), value: valueAt(pointer) }));
   return fc
     .tuple(valid, fc.oneof(...cases))
     .map(([validDocument, { pointer, value }]) => ({ valid: validDocument, pointer, value, body: replaceAt(validDocument, pointer, value) }));
+}
+
+/** Valid documents with exactly one field (among the given pointers) replaced by a value of a type its schema does not allow. */
+export function oneWrongField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[]): fc.Arbitrary<WrongTypeCase<T>> {
+  return oneField(name, valid, pointers, (pointer) => wrongTypeFor(schemaAt(name, pointer)));
+}
+
+/**
+ * Valid documents with exactly one field (among the given pointers) at an edge of its
+ * documented type (boundary mode). `overrides` are the target's safe values that pattern
+ * fields are nudged from (its currency code, phone number).
+ */
+export function oneEdgeField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[], overrides: Overrides = {}): fc.Arbitrary<WrongTypeCase<T>> {
+  return oneField(name, valid, pointers, (pointer) => derive(schemaAt(name, pointer), pointer, { mode: 'boundary', overrides }));
 }
 
 /** What a target needs in generated bodies it should accept: the values the suite is configured with. */
@@ -284,6 +336,25 @@ export interface TargetValues {
 }
 
 /**
+ * The values of the request bodies that the reference leaves to the account, by pointer: the
+ * target's currency, payment mode and phone number. Safe values use them; another value there
+ * is not one a target must accept (support/judgment/input-class.ts).
+ */
+export function pinnedValues(target: TargetValues): Record<string, string> {
+  return {
+    '/currency/iso': target.currencyIso,
+    '/mode': target.paymentMode,
+    '/phone_number/number': target.phoneNumber.startsWith('+') ? target.phoneNumber : `+${target.phoneNumber}`,
+    '/phone_number/country': target.phoneCountry,
+  };
+}
+
+/** The pinned values as overrides of the arbitraries: boundary mode nudges them. */
+export function pinnedOverrides(target: TargetValues): Overrides {
+  return Object.fromEntries(Object.entries(pinnedValues(target)).map(([pointer, value]) => [pointer, fc.constant(value)]));
+}
+
+/**
  * Creation bodies a conforming target must accept: safe values, except where the reference
  * leaves validity to the account (the currency iso and the payment mode must be the
  * target's; no inline customer, see below). custom_metadata always carries the run id, so
@@ -291,10 +362,7 @@ export interface TargetValues {
  */
 export function acceptedTransactionBody<T extends { custom_metadata?: Record<string, unknown> }>(target: TargetValues): fc.Arbitrary<T> {
   return arbitraryFor<T>('create-transaction-body', {
-    overrides: {
-      '/currency/iso': fc.constant(target.currencyIso),
-      '/mode': fc.constant(target.paymentMode),
-    },
+    overrides: pinnedOverrides(target),
     // No inline customers: each would create a customer on the target that a sandbox may
     // not let the suite find again (the reference does not show them in the transaction),
     // hence one left behind per generated case. Customers come from POST /customers, whose
@@ -305,6 +373,6 @@ export function acceptedTransactionBody<T extends { custom_metadata?: Record<str
 
 /** The send shape's phone number of the target, or none (phone_number is optional). */
 export function acceptedSendPhone(target: TargetValues): fc.Arbitrary<{ number: string; country: string } | undefined> {
-  const number = target.phoneNumber.startsWith('+') ? target.phoneNumber : `+${target.phoneNumber}`;
-  return fc.option(fc.constant({ number, country: target.phoneCountry }), { nil: undefined });
+  const pinned = pinnedValues(target);
+  return fc.option(fc.constant({ number: pinned['/phone_number/number']!, country: pinned['/phone_number/country']! }), { nil: undefined });
 }

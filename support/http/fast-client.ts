@@ -89,8 +89,9 @@ export class FastClient {
   constructor(readonly target: FastTarget) {
     const secure = target.baseUrl.startsWith('https:');
     const transport = secure ? https : http;
-    // A few sockets reused by this worker's sequential requests: no handshake per request.
-    this.agent = new transport.Agent({ keepAlive: true, maxSockets: 4, keepAliveMsecs: 1000 });
+    // Sockets reused by this worker's requests (no handshake per request): most run one at a time;
+    // the concurrency property sends bursts of up to 16 at once.
+    this.agent = new transport.Agent({ keepAlive: true, maxSockets: 16, keepAliveMsecs: 1000 });
     this.sender = keepAliveSender(this.agent, transport);
     // PCS_RETRIES, PCS_MAX_RPS, 429/503 handling and the target-unavailable marker: the suite's one transport policy.
     this.settings = transportSettings(target.timeoutMs);

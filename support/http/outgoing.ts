@@ -21,6 +21,10 @@ export interface RequestOptions {
   /** Content-Type of rawBody, or of body to declare a wrong one; JSON bodies default to application/json. */
   contentType?: string;
   auth?: Auth;
+  /** The Accept header: application/json when not given; null sends none (requests in other common forms). */
+  accept?: string | null;
+  /** Appended to the path as sent: a query string, a trailing slash (requests in other common forms). */
+  pathSuffix?: string;
 }
 
 export interface BuiltRequest {
@@ -36,8 +40,9 @@ export function buildRequest(operationId: OperationId, options: RequestOptions, 
   const op = operation(operationId);
   // Ids beyond 2^53 travel as stand-ins inside the suite (contract/big-integers.ts): back to their digits on the wire.
   const params = options.params && Object.fromEntries(Object.entries(options.params).map(([name, value]) => [name, exactText(value)]));
-  const path = operationPath(operationId, params);
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const path = operationPath(operationId, params) + (options.pathSuffix ?? '');
+  const headers: Record<string, string> = {};
+  if (options.accept !== null) headers.accept = options.accept ?? 'application/json';
   const auth = options.auth ?? { kind: 'key' };
   if (auth.kind === 'key') headers.authorization = `Bearer ${secretKey}`;
   if (auth.kind === 'header') headers.authorization = auth.value;

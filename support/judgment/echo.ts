@@ -5,7 +5,8 @@
  * Sent values are compared exactly, except for the forms a server may store them in without
  * losing anything the reference describes: a description trimmed of surrounding white space or
  * in Unicode normal form C, a callback URL as a URL parser writes it back (lower-case host,
- * default port dropped, percent-encoding normalised, an internationalised host in punycode).
+ * default port dropped, percent-encoding normalised, an internationalised host in punycode),
+ * with or without its fragment (which an HTTP client never sends to the callback anyway).
  * Everything else (a truncated text, replaced characters, a dropped query string, another
  * number) is a different value. The safe values the suite sends by default have one form only.
  */
@@ -34,7 +35,7 @@ export function echoForms(field: (typeof echoedFields)[number], sent: unknown): 
   }
   if (field === 'callback_url') {
     const parsed = urlForm(sent);
-    return parsed === undefined ? [sent] : [...new Set([sent, parsed])];
+    return parsed === undefined ? [sent] : [...new Set([sent, parsed, parsed.replace(/#.*$/, '')])];
   }
   return [sent];
 }

@@ -19,6 +19,13 @@ import { validateFieldInLayer, type SchemaName } from '../../contract/schemas.ts
 import type { JSONSchemaType } from '../../contract/json-schema.ts';
 import { isRequiredAt, schemaAt } from '../../contract/schema-paths.ts';
 import { readingsOf, type Reading } from './readings.ts';
+import { doubleReading } from '../../contract/big-integers.ts';
+
+/** The value as sent and, for an integer beyond 2^53, as a parser reading numbers as doubles reads it. */
+function asSent(value: unknown): Reading[] {
+  const rounded = typeof value === 'number' ? doubleReading(value) : undefined;
+  return rounded === undefined ? [{ kind: 'as-sent', value }] : [{ kind: 'as-sent', value }, { kind: 'coerced', value: rounded, how: 'read as the nearest double (a JSON parser reading numbers as 64-bit floats)' }];
+}
 
 export type { InputClass } from '../../contract/rules.ts';
 
@@ -47,6 +54,12 @@ function typesAt(name: SchemaName, pointer: string): JSONSchemaType[] {
 
 export interface ClassifyOptions {
   /**
+   * Values the reference leaves to the account (the target's currency, mode, phone number), by
+   * pointer (support/generation/arbitraries.ts pinnedValues): another value there is at most
+   * "accept or refuse", whatever the schema's safe layer says.
+   */
+  pinned?: Readonly<Record<string, unknown>>;
+  /**
    * Whether a value of the right type is one the target can act on (e.g. the send token must be
    * the one issued): a reading that is not is no reading. Default: any value of the right type.
    */
@@ -69,10 +82,14 @@ export function classifyField(name: SchemaName, pointer: string, value: unknown,
   if (validateFieldInLayer('reference', name, pointer, value).length === 0) {
     if (!usable(value)) return { class: 'must-refuse', strictRefuses: false, readings: [], what, why: 'no target can act on this value' };
     if (validateFieldInLayer('strict', name, pointer, value).length > 0) {
-      return { class: 'accept-or-refuse', strictRefuses: true, readings: [{ kind: 'as-sent', value }], what, why: 'the documented type, but not what the reference describes (--strict reads the description as a constraint)' };
+      return { class: 'accept-or-refuse', strictRefuses: true, readings: asSent(value), what, why: 'the documented type, but not what the reference describes (--strict reads the description as a constraint)' };
     }
     if (validateFieldInLayer('safe', name, pointer, value).length > 0) {
-      return { class: 'accept-or-refuse', strictRefuses: false, readings: [{ kind: 'as-sent', value }], what, why: "the documented type, outside the suite's usual range (the reference shows no bounds)" };
+      return { class: 'accept-or-refuse', strictRefuses: false, readings: asSent(value), what, why: "the documented type, outside the suite's usual range (the reference shows no bounds)" };
+    }
+    const pinned = options.pinned?.[pointer];
+    if (pinned !== undefined && pinned !== value) {
+      return { class: 'accept-or-refuse', strictRefuses: false, readings: asSent(value), what, why: `the documented type, but not the target's own value ${describeValue(pinned)} (the reference leaves it to the account)` };
     }
     return { class: 'must-accept', strictRefuses: false, readings: [{ kind: 'as-sent', value }], what, why: 'the documented type, in the safe range' };
   }

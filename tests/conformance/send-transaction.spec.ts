@@ -15,7 +15,6 @@ import {
   statusIsNotServerError,
   statusIsNotSuccess,
   statusIsSuccess,
-  type Violation,
 } from '../../support/judgment/checks.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
 import { sendPhoneNumber } from '../../support/generation/bodies.ts';
@@ -23,13 +22,8 @@ import { unknownToken } from '../../support/generation/ids.ts';
 import { classifyField, classPhrase, declaredContentType } from '../../support/judgment/input-class.ts';
 import { expectInput } from '../../support/judgment/expect-rule.ts';
 import { replaceAt } from '../../contract/schema-paths.ts';
-import type { Exchange } from '../../support/http/exchange.ts';
 import type { Target } from '../../support/lifecycle/target.ts';
-
-/** What an accepted send must answer: payment intents of the transaction's amount. */
-function acceptedSend(exchange: Exchange, amount: number): Violation[] {
-  return [...bodyMatchesSchema(exchange, 'payment-intent-list'), ...eachElementValueEquals(exchange, 'amount', amount)];
-}
+import { acceptedIntents, sendRule } from '../../support/judgment/accepted.ts';
 
 test.describe('sendTransaction: POST /transactions/{mode}', () => {
   test('sending with a valid token is accepted with a 2xx status', covers('SEND-2XX'), async ({ api, target, issuedLink }) => {
@@ -107,17 +101,17 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
   ];
   for (const [pointer, value] of mistyped) {
     const input = classifyField('send-transaction-body', pointer, value);
-    const ruleId = input.class === 'must-refuse' ? 'SEND-INVALID-4XX' : 'SEND-OPEN-INPUT';
+    const ruleId = sendRule(input);
     test(`input ${input.what}: ${classPhrase(input)}`, covers(ruleId), async ({ api, target, issuedLink, createdTransaction }) => {
       const body = replaceAt({ token: issuedLink.token, phone_number: sendPhoneNumber(target) }, pointer, value);
       const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body });
-      expectInput(ruleId, exchange, input, target.strict, () => acceptedSend(exchange, createdTransaction.amount));
+      expectInput(ruleId, exchange, input, target.strict, () => acceptedIntents(exchange, createdTransaction.amount));
     });
   }
 
   test(`input ${declaredContentType('text/plain', {}).what}: ${classPhrase(declaredContentType('text/plain', {}))}`, covers('SEND-OPEN-INPUT'), async ({ api, target, issuedLink, createdTransaction }) => {
     const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, rawBody: JSON.stringify({ token: issuedLink.token }), contentType: 'text/plain' });
-    expectInput('SEND-OPEN-INPUT', exchange, declaredContentType('text/plain', {}), target.strict, () => acceptedSend(exchange, createdTransaction.amount));
+    expectInput('SEND-OPEN-INPUT', exchange, declaredContentType('text/plain', {}), target.strict, () => acceptedIntents(exchange, createdTransaction.amount));
   });
 
   test('every payment intent carries the transaction amount', covers('SEND-AMOUNT-MATCHES'), async ({ api, target, issuedLink, createdTransaction }) => {

@@ -1,0 +1,136 @@
+/**
+ * Values at the edges of what the reference allows: the "boundary" mode of the arbitraries
+ * (support/generation/arbitraries.ts), chosen by the schema's type and the format or pattern
+ * its layers give a field. A server that crashes on extreme-but-valid input has a real bug,
+ * and one that stores such input wrongly too; the suite's safe values never show either.
+ *
+ * Every arbitrary here shrinks towards its plainest case (the first constant, the shortest
+ * text, the smallest number past a bound), so a failure at an edge is reported at the edge.
+ */
+import fc from 'fast-check';
+import { standInFor } from '../../contract/big-integers.ts';
+
+/** Pieces of text of one kind each: mixed and repeated, they make the edge strings. */
+export const textPieces = {
+  ascii: 'Order 42',
+  accents: 'déjà vu, ñandú, Ærø',
+  cjk: '漢字テスト中文',
+  rightToLeft: 'مرحبا שלום',
+  combining: 'e\u0301 a\u0308 n\u0303',
+  astral: '😀🇧🇯𝄞🂡',
+  zeroWidth: 'a\u200bb\u200dc\ufeff',
+  controls: '\u0001\u0007\u001b\u007f\u0085',
+  nul: '\u0000',
+  quotes: `"'\\\`<>&{}`,
+  whitespace: ' \t\n\u00a0\u2028',
+} as const;
+
+const piece = fc.constantFrom(...Object.values(textPieces));
+const blank = fc.constantFrom(' ', '  ', '\t', '\n', '\u00a0', ' \t\n ');
+
+/**
+ * Edge strings: empty, white space only, white space at the ends, Unicode of every kind
+ * (accents, CJK, right-to-left, combining marks, characters beyond the Basic Multilingual
+ * Plane), zero-width and control characters, NUL, quotes and backslashes, and lengths from a
+ * few characters to 10,000.
+ */
+export const edgeText: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('', ' ', '\t\n', '\u00a0'),
+  fc.array(piece, { minLength: 1, maxLength: 5 }).map((pieces) => pieces.join(' ')),
+  fc.tuple(blank, fc.constantFrom('Order 42', textPieces.accents, textPieces.astral), blank).map(([before, text, after]) => `${before}${text}${after}`),
+  // Lengths past the common limits (121, 256, 1,024, 4,096...), of ASCII or of one piece repeated.
+  fc.tuple(fc.integer({ min: 121, max: 10_000 }), fc.constantFrom('x', 'é', '漢', '😀')).map(([length, unit]) => unit.repeat(length)),
+);
+
+/** Ways to move a plain e-mail address to an edge while keeping its local part (which carries the run id). */
+const emailNudges: ReadonlyArray<(local: string, domain: string) => string> = [
+  (local, domain) => `${local}+tag@${domain}`,
+  (local, domain) => `${local}%25x@${domain}`,
+  (local, domain) => `${local.toUpperCase()}@${domain.toUpperCase()}`,
+  (local, domain) => `${local}.josé@${domain}`,
+  (local) => `${local}@sub.example.co.uk`,
+  (local) => `${local}@bücher.example`,
+  (local) => `${local}@[127.0.0.1]`,
+  (local, domain) => `${local.padEnd(64, 'x')}@${domain}`,
+  (local, domain) => `${local}.o'brien@${domain}`,
+];
+
+/** Edge e-mail addresses near plain ones: + and % in the local part, upper case, long, Unicode, subdomains, an address literal. */
+export function nudgedEmail(plain: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.tuple(plain, fc.nat({ max: emailNudges.length - 1 })).map(([address, index]) => {
+    const at = address.lastIndexOf('@');
+    return emailNudges[index]!(address.slice(0, at), address.slice(at + 1));
+  });
+}
+
+/**
+ * Edge URLs: query strings, fragments, explicit ports (default and others), percent-encoding,
+ * internationalised host names, upper case, address literals, long paths.
+ */
+export const edgeUrl: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom('https', 'http', 'HTTPS'),
+    fc.constantFrom('example.com', 'EXAMPLE.com', 'bücher.example', '例え.テスト', '127.0.0.1', '[::1]', 'api.sub.example.org'),
+    fc.constantFrom('', ':8443', ':443', ':80', ':65535'),
+    fc.constantFrom('/cb', '/', '/a b', '/caf%C3%A9', '/très/bien', '/%2F%2F', '/x'.repeat(500)),
+    fc.constantFrom('', '?a=1&b=2', '?q=%20x+y', '?redirect=https%3A%2F%2Fexample.org%2F', '?'),
+    fc.constantFrom('', '#frag', '#/route?x=1'),
+  )
+  .map(([scheme, host, port, path, query, fragment]) => `${scheme}://${host}${port}${path}${query}${fragment}`);
+
+/** Integers beyond JavaScript's exact range, as stand-ins that the suite writes back as their exact digits. */
+const beyondSafe = fc
+  .constantFrom('9007199254740993', '9223372036854775807', '18446744073709551616', '100000000000000000000', '-9223372036854775808')
+  .map((digits) => standInFor(digits));
+
+/**
+ * Edge integers: 0, ±1, the 32-bit bounds and just past them, 2^32, the largest exact
+ * JavaScript integer, and integers beyond it (kept exact: contract/big-integers.ts).
+ */
+export function edgeInteger(minimum?: number, maximum?: number): fc.Arbitrary<number> {
+  const within = (value: number): boolean => (minimum === undefined || value >= minimum) && (maximum === undefined || value <= maximum);
+  const named = [0, 1, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, -(2 ** 53 - 1)].filter(within);
+  const options: Array<fc.Arbitrary<number>> = [];
+  if (named.length > 0) options.push(fc.constantFrom(...named));
+  options.push(fc.integer({ min: minimum ?? -(2 ** 31), max: maximum ?? 2 ** 31 - 1 }));
+  if (maximum === undefined) options.push(beyondSafe.filter(within));
+  return fc.oneof(...options);
+}
+
+/** Keys of free-form objects at the edge: non-ASCII, long, empty, with dots, slashes or dollars, prototype names. */
+const edgeKey = fc.oneof(
+  fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }),
+  fc.constantFrom('clé', '键', '😀', 'ключ', 'a.b', 'a/b', '$where', ' padded ', '', 'k'.repeat(300), '__proto__', 'constructor'),
+);
+
+/**
+ * Edge free-form objects (custom_metadata): empty, nested objects and arrays (bounded depth),
+ * many keys, keys at the edge.
+ */
+export const edgeObject: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.constant({}),
+  fc.dictionary(edgeKey, fc.jsonValue({ maxDepth: 4 }), { maxKeys: 6 }),
+  fc.integer({ min: 20, max: 400 }).map((count) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`key_${index}`, index]))),
+  fc.integer({ min: 5, max: 30 }).map((levels) => {
+    let value: unknown = 'leaf';
+    for (let level = 0; level < levels; level++) value = level % 2 === 0 ? { nested: value } : [value];
+    return { deep: value };
+  }),
+);
+
+/** Ways to move a string just off a pattern it meets: case, length, spaces, a sign dropped. */
+const nudges: ReadonlyArray<(value: string) => string> = [
+  (value) => value.toLowerCase(),
+  (value) => `${value}${value.slice(-1) || 'X'}`,
+  (value) => value.slice(1),
+  (value) => ` ${value} `,
+  (value) => value.replace(/^\+/, ''),
+  (value) => (value.length > 3 ? `${value.slice(0, 4)} ${value.slice(4, 6)} ${value.slice(6)}` : `${value} `),
+  (value) => value.replace(/^\+/, '00'),
+  (value) => value.toUpperCase().split('').reverse().join(''),
+];
+
+/** Neighbours of safe values of a field whose layers give it a pattern (a country code, a phone number). */
+export function nudged(safe: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.tuple(safe, fc.nat({ max: nudges.length - 1 })).map(([value, index]) => nudges[index]!(value));
+}
