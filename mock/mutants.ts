@@ -19,6 +19,7 @@ import type { Behaviour, Hooks, RequestContext, Rewrite } from './mutants/hooks.
 import { shapeMutants } from './mutants/shape.ts';
 import { behaviourMutants } from './mutants/behaviour.ts';
 import { conformingVariants } from './mutants/variants.ts';
+import { boundaryMutants } from './mutants/boundary.ts';
 
 export type { Behaviour } from './mutants/hooks.ts';
 
@@ -31,7 +32,7 @@ let catalogue: Behaviour[] | undefined;
 /** Every mutant (equivalent ones included, marked) and every conforming variant. */
 export function behaviours(): Behaviour[] {
   if (catalogue) return catalogue;
-  const all = [...shapeMutants(), ...behaviourMutants(), ...conformingVariants()];
+  const all = [...shapeMutants(), ...behaviourMutants(), ...boundaryMutants(), ...conformingVariants()];
   const seen = new Set<string>();
   for (const behaviour of all) {
     if (seen.has(behaviour.name)) throw new Error(`mock/mutants: duplicate behaviour name ${behaviour.name}`);

@@ -89,6 +89,8 @@ export function environmentRoutes(options: EnvironmentOptions) {
       if (amount < 1) throw new BadRequest('amount must be a positive integer');
       const description = optionalString(body, 'description') ?? '';
       const callbackUrl = optionalString(body, 'callback_url') ?? '';
+      // The reference mock reads "URL to receive transaction updates" strictly: a scheme and an address.
+      if (callbackUrl !== '' && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+\S*$/.test(callbackUrl)) throw new BadRequest('callback_url must be an absolute URL');
       const currencyField = body.currency;
       if (currencyField === undefined) throw new BadRequest('currency is required');
       const currencyObject = requireObject(currencyField, 'currency');
@@ -101,6 +103,7 @@ export function environmentRoutes(options: EnvironmentOptions) {
         metadata = requireObject(body.custom_metadata, 'custom_metadata');
       }
       const mode = optionalString(body, 'mode') ?? null;
+      if (mode === '') throw new BadRequest('mode must name a payment mode');
       let customerId: number | null = null;
       if (body.customer !== undefined) {
         const customerObject = requireObject(body.customer, 'customer');

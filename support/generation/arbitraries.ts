@@ -209,14 +209,16 @@ function objectArbitrary(schema: JSONSchema, pointer: string, options: DeriveOpt
  */
 function boundaryArbitrary(type: JSONSchemaType, schema: JSONSchema, pointer: string, options: DeriveOptions): fc.Arbitrary<unknown> {
   const reference = mergeLayers(schema, 'reference');
-  // The kind of edge comes from what the reference says of the field (its strict layer); nudges start from a safe value.
-  const hints = mergeLayers(schema, 'strict');
+  // The kind of edge: a format the layers give the field (a URL, an e-mail), or a pattern the
+  // reference's prose gives it (its strict layer: a country code, a phone number), nudged from a safe value.
+  const safe = mergeLayers(schema, 'safe');
+  const pinned = options.overrides?.[pointer] as fc.Arbitrary<string> | undefined;
   switch (type) {
     case 'string':
-      if (hints.format === 'uri') return edgeUrl;
-      if (hints.format === 'email') return nudgedEmail((options.overrides?.[pointer] as fc.Arbitrary<string> | undefined) ?? plainEmail);
-      if (hints.format === 'date-time') return stringArbitrary(hints);
-      if (hints.pattern !== undefined) return nudged((options.overrides?.[pointer] as fc.Arbitrary<string> | undefined) ?? stringArbitrary(mergeLayers(schema, 'safe')));
+      if (safe.format === 'uri') return edgeUrl;
+      if (safe.format === 'email') return nudgedEmail(pinned ?? plainEmail);
+      if (safe.format === 'date-time') return stringArbitrary(safe);
+      if (mergeLayers(schema, 'strict').pattern !== undefined) return nudged(pinned ?? stringArbitrary(safe));
       return edgeText;
     case 'integer':
       return edgeInteger(reference.minimum, reference.maximum);

@@ -11,12 +11,17 @@
  *
  * Only what the reference says is modelled: a token is used once (sending twice, or
  * linking a transaction already sent, is not described), and a transaction's newest
- * token is the one sent.
+ * token is the one sent. What deleting a customer does to its transactions is not shown
+ * either: their link and send may then be refused, never answered with a 5xx.
+ *
+ * Besides many short sequences (up to 15 commands), each kind also runs one long sequence of
+ * hundreds of commands, so that what goes wrong only after many requests or many transactions
+ * (state forgotten, ids reused) is met.
  */
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
-import { bodyIsEmpty, bodyMatchesSchema, eachElementValueEquals, intentEventTimestamps, statusIs, statusIsClientError, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { bodyIsEmpty, bodyMatchesSchema, eachElementValueEquals, intentEventTimestamps, isSuccess, statusIs, statusIsClientError, statusIsNotServerError, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
 import { echoViolations } from '../../../support/judgment/echo.ts';
 import { acceptedSendPhone, acceptedTransactionBody, arbitraryFor } from '../../../support/generation/arbitraries.ts';
 import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
@@ -33,7 +38,16 @@ interface ModelTransaction {
   /** The newest token issued for it, until it is sent. */
   token: unknown;
   sent: boolean;
+  /** The customer it names by id, if any. */
+  customerId: number | null;
+  /** That customer was deleted afterwards: the reference does not say what becomes of the transaction. */
+  customerGone: boolean;
+  /** Refused after its customer was deleted: nothing more is asked of it. */
+  closed: boolean;
 }
+
+/** Transactions whose link may be asked: not sent, not closed. */
+const open = (model: Readonly<Model>): ModelTransaction[] => model.transactions.filter((transaction) => !transaction.sent && !transaction.closed);
 
 interface Model {
   customers: number[];
@@ -89,6 +103,7 @@ class DeleteCustomer implements Cmd {
     model.customers.splice(index, 1);
     model.deletedCustomers.push(id);
     real.leftovers.delete(id);
+    for (const transaction of model.transactions) if (transaction.customerId === id) transaction.customerGone = true;
   }
   toString = (): string => `deleteCustomer(existing #${this.pick})`;
 }
@@ -136,24 +151,51 @@ class CreateTransaction implements Cmd {
     verify(real, 'TXN-CREATE-2XX', exchange, statusIsSuccess(exchange), { prerequisite: true });
     verify(real, 'TXN-CREATE-SCHEMA', exchange, bodyMatchesSchema(exchange, 'transaction'), { prerequisite: true });
     verify(real, 'TXN-CREATE-ECHO', exchange, echoViolations(exchange, { ...body }));
-    model.transactions.push({ id: (exchange.json as { id: number }).id, amount: body.amount, token: undefined, sent: false });
+    model.transactions.push({
+      id: (exchange.json as { id: number }).id,
+      amount: body.amount,
+      token: undefined,
+      sent: false,
+      customerId: byId ? body.customer!.id! : null,
+      customerGone: false,
+      closed: false,
+    });
   }
   toString = (): string => `createTransaction(amount ${this.body.amount}${this.customerPick === null ? '' : `, customer #${this.customerPick}`})`;
 }
 
 class GetLink implements Cmd {
   constructor(readonly pick: number) {}
-  check = (model: Readonly<Model>): boolean => model.transactions.some((transaction) => !transaction.sent);
+  check = (model: Readonly<Model>): boolean => open(model).length > 0;
   async run(model: Model, real: Real): Promise<void> {
-    const open = model.transactions.filter((transaction) => !transaction.sent);
-    const transaction = open[this.pick % open.length]!;
-    real.client.step(`${this.toString()}: transaction ${transaction.id}`);
+    const candidates = open(model);
+    const transaction = candidates[this.pick % candidates.length]!;
+    real.client.step(`${this.toString()}: transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`);
     const exchange = await real.client.call('getPaymentLink', { params: { id: transaction.id } });
-    verify(real, 'LINK-2XX', exchange, statusIsSuccess(exchange), { prerequisite: true });
+    if (transaction.customerGone) {
+      verify(real, 'CUSTOMER-REFERENCE-NOT-5XX', exchange, statusIsNotServerError(exchange));
+      if (!isSuccess(exchange.status)) {
+        transaction.closed = true;
+        return;
+      }
+    } else {
+      verify(real, 'LINK-2XX', exchange, statusIsSuccess(exchange), { prerequisite: true });
+    }
     verify(real, 'LINK-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-link'), { prerequisite: true });
-    transaction.token = (exchange.json as { token: unknown }).token;
+    const { token, url } = exchange.json as { token: unknown; url: unknown };
+    verify(real, 'LINK-TOKEN-OWN', exchange, urlCarriesOwnToken(model, transaction, token, url));
+    transaction.token = token;
   }
   toString = (): string => `getPaymentLink(open transaction #${this.pick})`;
+}
+
+/** A url that visibly carries a token carries its own transaction's, not the token of another transaction of the sequence. */
+function urlCarriesOwnToken(model: Readonly<Model>, transaction: ModelTransaction, token: unknown, url: unknown): Violation[] {
+  if (typeof url !== 'string' || (typeof token === 'string' && token.length >= 6 && url.includes(token))) return [];
+  const other = model.transactions.find((candidate) => candidate !== transaction && typeof candidate.token === 'string' && candidate.token.length >= 6 && url.includes(candidate.token));
+  return other === undefined
+    ? []
+    : [{ location: 'body /url', expected: `a link of transaction ${transaction.id} (its token ${describeValue(token)})`, actual: `${describeValue(url)}, which carries the token of transaction ${other.id}` }];
 }
 
 class LinkUnknownTransaction implements Cmd {
@@ -172,15 +214,23 @@ class Send implements Cmd {
     readonly pick: number,
     readonly phone: { number: string; country: string } | undefined,
   ) {}
-  check = (model: Readonly<Model>): boolean => model.transactions.some((transaction) => transaction.token !== undefined && !transaction.sent);
+  check = (model: Readonly<Model>): boolean => open(model).some((transaction) => transaction.token !== undefined);
   async run(model: Model, real: Real): Promise<void> {
-    const linked = model.transactions.filter((transaction) => transaction.token !== undefined && !transaction.sent);
+    const linked = open(model).filter((transaction) => transaction.token !== undefined);
     const transaction = linked[this.pick % linked.length]!;
-    real.client.step(`${this.toString()}: transaction ${transaction.id}`);
+    real.client.step(`${this.toString()}: transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`);
     const body = this.phone === undefined ? { token: transaction.token } : { token: transaction.token, phone_number: this.phone };
     const exchange = await real.client.call('sendTransaction', { params: { mode: real.target.paymentMode }, body });
-    verify(real, 'SEND-TOKEN-AS-RETURNED', exchange, statusIsSuccess(exchange));
-    verify(real, 'SEND-2XX', exchange, statusIsSuccess(exchange), { prerequisite: true });
+    if (transaction.customerGone) {
+      verify(real, 'CUSTOMER-REFERENCE-NOT-5XX', exchange, statusIsNotServerError(exchange));
+      if (!isSuccess(exchange.status)) {
+        transaction.closed = true;
+        return;
+      }
+    } else {
+      verify(real, 'SEND-TOKEN-AS-RETURNED', exchange, statusIsSuccess(exchange));
+      verify(real, 'SEND-2XX', exchange, statusIsSuccess(exchange), { prerequisite: true });
+    }
     verify(real, 'SEND-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-intent-list'), { prerequisite: true });
     verify(real, 'SEND-INTENT-EVENT-TIMESTAMPS', exchange, intentEventTimestamps(exchange));
     verify(real, 'SEND-AMOUNT-MATCHES', exchange, eachElementValueEquals(exchange, 'amount', transaction.amount));
@@ -222,7 +272,8 @@ class GetListById implements Cmd {
 const unknownId = fc.integer({ min: 2_000_000_000, max: 2_147_483_000 });
 
 function commandArbitraries(target: Target, withCustomers: boolean): fc.Arbitrary<Cmd>[] {
-  const pick = fc.nat({ max: 7 });
+  // Picks range over every element the model holds (modulo its size), old and new alike; they shrink towards the oldest.
+  const pick = fc.nat({ max: 999 });
   const commands: fc.Arbitrary<Cmd>[] = [
     fc.tuple(acceptedTransactionBody<CreateTransactionBody>(target), fc.option(pick, { nil: null })).map(([body, customer]) => new CreateTransaction(body, withCustomers ? customer : null)),
     pick.map((index) => new GetLink(index)),
@@ -253,33 +304,44 @@ async function hasCustomerCreation(client: FastClient): Promise<boolean> {
   return true;
 }
 
+/** Sequence lengths: many short ones (up to 15 commands), or one long one of hundreds. */
+const lengths = {
+  short: { maxCommands: 15, runs: (runs: number) => Math.max(1, Math.ceil(runs / 2)), label: 'random sequences' },
+  // fc.commands draws lengths up to maxCommands: two sequences of up to 500 make hundreds of commands in all.
+  long: { maxCommands: 500, runs: (runs: number) => Math.max(1, Math.ceil(runs / 50)), label: 'long sequences (hundreds of commands)' },
+} as const;
+
 for (const kind of ['documented', 'inferred'] as const) {
   const ruleIds =
     kind === 'documented'
       ? ['CUSTOMER-DELETE-204', 'CUSTOMER-DELETE-GONE', 'CUSTOMER-DELETE-404', 'TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO', 'TXN-CREATE-CUSTOMER-BY-ID', 'LINK-SCHEMA', 'SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'SEND-INTENT-EVENT-TIMESTAMPS', 'BALANCE-ARRAY', 'CURRENCY-ARRAY']
-      : ['TXN-CREATE-2XX', 'LINK-2XX', 'LINK-UNKNOWN-TXN-4XX', 'SEND-2XX', 'SEND-AMOUNT-MATCHES', 'SEND-UNKNOWN-TOKEN-4XX', 'BALANCE-2XX', 'BALANCE-CONTAINS-ID', 'CURRENCY-2XX', 'CURRENCY-CONTAINS-ID'];
+      : ['TXN-CREATE-2XX', 'LINK-2XX', 'LINK-UNKNOWN-TXN-4XX', 'LINK-TOKEN-OWN', 'SEND-2XX', 'SEND-AMOUNT-MATCHES', 'SEND-UNKNOWN-TOKEN-4XX', 'CUSTOMER-REFERENCE-NOT-5XX', 'BALANCE-2XX', 'BALANCE-CONTAINS-ID', 'CURRENCY-2XX', 'CURRENCY-CONTAINS-ID'];
 
-  test(`stateful: random sequences of every operation agree with the model (${kind} rules)`, covers(...ruleIds), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      async setup(client) {
-        const available = await hasCustomerCreation(client);
-        if (!available) testInfo.annotations.push({ type: 'note', description: 'the target has no POST /customers: sequences run without customer commands' });
-        return available;
-      },
-      // Sequences of up to 15 commands; half of PCS_RUNS keeps the request count near the other properties.
-      runs: (settings) => Math.max(1, Math.ceil(settings.runs / 2)),
-      arbitrary: (replayPath, withCustomers) => fc.commands(commandArbitraries(target, withCustomers), { maxCommands: 15, size: '+1', replayPath }),
-      async predicate(commands, client) {
-        const real: Real = { client, target, kind, leftovers: new Set() };
-        try {
-          await fc.asyncModelRun(() => ({ model: { customers: [], deletedCustomers: [], transactions: [] }, real }), commands);
-        } finally {
-          for (const id of real.leftovers) await client.call('deleteCustomer', { params: { id }, quiet: true });
-        }
-      },
+  for (const length of ['short', 'long'] as const) {
+    const shape = lengths[length];
+    test(`stateful: ${shape.label} of every operation agree with the model (${kind} rules)`, covers(...ruleIds), async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        async setup(client) {
+          const available = await hasCustomerCreation(client);
+          if (!available) testInfo.annotations.push({ type: 'note', description: 'the target has no POST /customers: sequences run without customer commands' });
+          return available;
+        },
+        // Short sequences: half of PCS_RUNS keeps the request count near the other properties; long ones: one per 50 runs.
+        runs: (settings) => shape.runs(settings.runs),
+        arbitrary: (replayPath, withCustomers) =>
+          fc.commands(commandArbitraries(target, withCustomers), { maxCommands: shape.maxCommands, size: length === 'long' ? 'max' : '+1', replayPath }),
+        async predicate(commands, client) {
+          const real: Real = { client, target, kind, leftovers: new Set() };
+          try {
+            await fc.asyncModelRun(() => ({ model: { customers: [], deletedCustomers: [], transactions: [] }, real }), commands);
+          } finally {
+            for (const id of real.leftovers) await client.call('deleteCustomer', { params: { id }, quiet: true });
+          }
+        },
+      });
     });
-  });
+  }
 }
