@@ -32,6 +32,7 @@ export interface JSONSchema {
   minimum?: number;
   maximum?: number;
   maxProperties?: number;
+  propertyNames?: JSONSchema;
   examples?: unknown[];
   anyOf?: JSONSchema[];
   oneOf?: JSONSchema[];

@@ -60,7 +60,7 @@ export const schemaDocuments: ReadonlyMap<string, JSONSchema> = loadSchemas();
 /** The layers merged into a (sub)schema for a view: reference keeps none, strict adds x-pcs-strict, safe adds both. */
 const layersOf: Record<SchemaLayer, Array<'strict' | 'safe'>> = { reference: [], strict: ['strict'], safe: ['strict', 'safe'] };
 
-const nested = ['properties', 'items', 'additionalProperties', 'anyOf', 'oneOf'] as const;
+const nested = ['properties', 'items', 'additionalProperties', 'propertyNames', 'anyOf', 'oneOf'] as const;
 
 /** One node of a schema as a layer reads it (not its children): the layers' keywords merged in, the annotations removed. */
 export function mergeLayers(schema: JSONSchema, layer: SchemaLayer): JSONSchema {

@@ -142,7 +142,7 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
 
   app.addHook('preHandler', async (request, reply) => {
     const state = resolved.get(request);
-    const rewrite = state?.hooks.preHandler?.(context(request, state));
+    const rewrite = await state?.hooks.preHandler?.(context(request, state));
     if (rewrite) return send(reply, rewrite);
   });
 

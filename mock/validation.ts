@@ -40,9 +40,9 @@ export function requiredInteger(body: JsonObject, field: string, where = ''): nu
   return value;
 }
 
-/** Path ids: decimal digits naming a positive safe integer. */
+/** Path ids: plain decimal digits (no leading zero) naming a positive safe integer. */
 export function pathId(raw: string, what: string): number {
-  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  const value = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(value) || value < 1) throw new BadRequest(`${what} must be a positive integer`);
   return value;
 }

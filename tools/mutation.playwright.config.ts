@@ -5,15 +5,16 @@
  * with the x-pcs-mutant header:
  * - a variant (or the reference) project runs tests against one behaviour;
  * - a mutant batch project runs each of its tests against the mutant assigned to that test
- *   (a test appears once per project, so one batch holds many mutants), and marks the test as
- *   expected to fail: a kill is then an expected failure, and Playwright keeps the worker
- *   instead of replacing it after every kill, which is what makes a run of ~200 mutants fit
- *   in minutes. A test that passes against its mutant (a survivor) is the unexpected outcome.
+ *   (a test appears once per project, so one batch holds many mutants). A kill is a failing
+ *   test. Playwright replaces the worker after it, so once a mutant is killed its remaining
+ *   tests run against the reference (tools/mutation/kill-registry.ts): one new worker per
+ *   kill, not one per test that does not kill.
  */
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, test, type PlaywrightTestConfig } from '@playwright/test';
+import { readKilled } from './mutation/kill-registry.ts';
 import base from '../playwright.config.ts';
 
 export interface MutationPlanProject {
@@ -22,7 +23,7 @@ export interface MutationPlanProject {
   behaviour?: string;
   /** Behaviour per test, by title path joined with ' › ' (mutant batches). */
   behaviourByTest?: Record<string, string>;
-  /** Tests are expected to fail (mutant batches): a kill is an expected failure. */
+  /** A mutant batch: its kills are recorded in the run's kill registry. */
   expectFailure?: boolean;
   /** Regular expression sources matched against Playwright's grep title; absent: every test. */
   grep?: string[];
@@ -33,12 +34,15 @@ export interface MutationPlan {
   outputDir: string;
   workers: number;
   projects: MutationPlanProject[];
+  /** The file of mutants already killed in this run (tools/mutation/kill-registry.ts). */
+  killRegistry: string;
 }
 
 interface ProjectMetadata {
   behaviour?: string;
   behaviourByTest?: Record<string, string>;
   expectFailure?: boolean;
+  killRegistry?: string;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -46,8 +50,14 @@ const planFile = process.env.PCS_MUTATION_PLAN;
 if (!planFile) throw new Error('PCS_MUTATION_PLAN is not set: this configuration is run by tools/mutation.ts');
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as MutationPlan;
 
-/** The behaviour of the running test, or undefined outside a test (global setup) and for the reference. */
-function currentBehaviour(): { behaviour: string; expectFailure: boolean } | undefined {
+/** Killed mutants as this worker last read them: the registry only grows, so a name once read stays. */
+let killed = new Set<string>();
+
+/**
+ * The behaviour of the running test, or undefined outside a test (global setup), for the
+ * reference, and for a test of a batch whose mutant an earlier test already killed.
+ */
+function currentBehaviour(): { behaviour: string } | undefined {
   let info;
   try {
     info = test.info();
@@ -57,8 +67,11 @@ function currentBehaviour(): { behaviour: string; expectFailure: boolean } | und
   const metadata = info.project.metadata as ProjectMetadata;
   const behaviour = metadata.behaviourByTest?.[info.titlePath.join(' › ')] ?? metadata.behaviour;
   if (behaviour === undefined) return undefined;
-  if (metadata.expectFailure && info.expectedStatus !== 'failed') test.fail(true, `mutant ${behaviour}: the suite is expected to catch it`);
-  return { behaviour, expectFailure: metadata.expectFailure === true };
+  if (metadata.expectFailure) {
+    if (!killed.has(behaviour)) killed = readKilled(metadata.killRegistry);
+    if (killed.has(behaviour)) return undefined;
+  }
+  return { behaviour };
 }
 
 /**
@@ -88,12 +101,12 @@ const config: PlaywrightTestConfig = {
   outputDir: plan.outputDir,
   workers: plan.workers,
   retries: 0,
-  reporter: [['json', { outputFile: plan.reportFile }]],
+  reporter: [['json', { outputFile: plan.reportFile }], [`${root}tools/mutation/kill-registry.ts`]],
   projects: plan.projects.map((project) => {
     const metadata: ProjectMetadata = {
       ...(project.behaviour ? { behaviour: project.behaviour } : {}),
       ...(project.behaviourByTest ? { behaviourByTest: project.behaviourByTest } : {}),
-      ...(project.expectFailure ? { expectFailure: true } : {}),
+      ...(project.expectFailure ? { expectFailure: true, killRegistry: plan.killRegistry } : {}),
     };
     return { name: project.name, metadata, ...(project.grep ? { grep: project.grep.map((source) => new RegExp(source)) } : {}) };
   }),

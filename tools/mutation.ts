@@ -106,8 +106,9 @@ function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: 
     PCS_EMBEDDED_LIVE_KEY: mock.liveKey,
     PCS_OUTPUT_DIR: outputDir,
     PCS_STRICT: mode === 'strict' ? 'yes' : 'no',
-    // Property tests run fewer cases per mutant; the caller may still choose.
+    // Property tests run fewer cases per mutant, and a kill needs the first failing case, not a minimal one; the caller may still choose.
     PCS_RUNS: process.env.PCS_RUNS ?? '10',
+    PCS_SHRINK: process.env.PCS_SHRINK ?? 'no',
     ...(process.env.PCS_SEED ? { PCS_SEED: process.env.PCS_SEED } : {}),
     FORCE_COLOR: '0',
   };
@@ -165,6 +166,8 @@ async function main(): Promise<number> {
       outputDir: join(work, `${label}-output`),
       workers: options.workers,
       projects,
+      // One registry per mode: a mutant killed by default is still to be killed with --strict.
+      killRegistry: join(work, `killed-${label.endsWith('strict') ? 'strict' : 'default'}.txt`),
     });
     const lenient = variants.filter((variant) => variant.strictKills !== undefined);
 
@@ -262,7 +265,12 @@ async function main(): Promise<number> {
     return score.survivors.length > 0 || score.strict.survivors.length > 0 || score.falsePositives > 0 ? 1 : 0;
   } finally {
     await mock.close();
-    rmSync(work, { recursive: true, force: true });
+    // A worker still writing when its run ended must not hide the run's own outcome.
+    try {
+      rmSync(work, { recursive: true, force: true, maxRetries: 3, retryDelay: 200 });
+    } catch (error) {
+      process.stderr.write(`mutation: could not remove ${work}: ${(error as Error).message.split('\n')[0]}\n`);
+    }
   }
 }
 

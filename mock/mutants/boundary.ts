@@ -143,6 +143,8 @@ function overlapping(
       onRequest: (c) => {
         arrived.set(c.request, ++tick);
       },
+      // The time a storage call takes: requests sent together are in flight together.
+      preHandler: () => new Promise<void>((resolve) => setTimeout(resolve, 3)),
       onSend: (c) => {
         if (!isSuccess(c.status) || !isObject(c.json)) return undefined;
         const start = arrived.get(c.request) ?? tick;

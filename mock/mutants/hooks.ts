@@ -41,8 +41,12 @@ export interface Rewrite {
 export interface Hooks {
   /** Before authentication and body parsing: may change request headers. */
   onRequest?(context: RequestContext): void;
-  /** After parsing, before the handler: may change request.body / request.params, or answer at once. */
-  preHandler?(context: RequestContext): Rewrite | void;
+  /**
+   * After parsing, before the handler: may change request.body / request.params, or answer at
+   * once. A promise pauses the request (as a real server's storage call would), so that requests
+   * sent together overlap.
+   */
+  preHandler?(context: RequestContext): Rewrite | void | Promise<Rewrite | void>;
   /** The answer about to be sent (success or error): may replace status, content type or body. */
   onSend?(context: ResponseContext): Rewrite | void;
 }

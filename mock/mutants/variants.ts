@@ -198,9 +198,9 @@ function combine(...factories: Array<() => Hooks>): () => Hooks {
       onRequest: (c) => {
         for (const hooks of all) hooks.onRequest?.(c);
       },
-      preHandler: (c) => {
+      preHandler: async (c) => {
         for (const hooks of all) {
-          const rewrite = hooks.preHandler?.(c);
+          const rewrite = await hooks.preHandler?.(c);
           if (rewrite) return rewrite;
         }
         return undefined;

@@ -21,7 +21,7 @@ import { mergeLayers, schemaDocument, type SchemaName } from '../../contract/sch
 import type { JSONSchema, JSONSchemaType } from '../../contract/json-schema.ts';
 import { escapePointerToken } from '../../contract/json-pointer.ts';
 import { replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
-import { edgeInteger, edgeObject, edgeText, edgeUrl, nudged, nudgedEmail } from './edges.ts';
+import { edgeExamples, edgeInteger, edgeObject, edgeText, edgeUrl, emailExamples, nudged, nudgedEmail, nudgeExamples } from './edges.ts';
 
 export { isRequiredAt, propertyPointers, replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
 
@@ -60,6 +60,7 @@ const handledKeywords = new Set([
   'minimum',
   'maximum',
   'maxProperties',
+  'propertyNames',
   'additionalProperties',
 ]);
 
@@ -186,7 +187,9 @@ function objectArbitrary(schema: JSONSchema, pointer: string, options: DeriveOpt
   if (!properties) {
     // A free-form object (custom_metadata): entries as its (safe) additionalProperties say, a few of them.
     const values = typeof schema.additionalProperties === 'object' ? derive(schema.additionalProperties, `${pointer}/*`, options) : flatScalar;
-    return fc.dictionary(metadataKey, values, { maxKeys: Math.min(4, schema.maxProperties ?? 4) });
+    const namePattern = schema.propertyNames?.pattern === undefined ? undefined : new RegExp(schema.propertyNames.pattern, 'u');
+    const keys = namePattern === undefined ? metadataKey : metadataKey.filter((key) => namePattern.test(key));
+    return fc.dictionary(keys, values, { maxKeys: Math.min(4, schema.maxProperties ?? 4) });
   }
   const required = new Set(schema.required ?? []);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -317,6 +320,36 @@ function oneField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[
 /** Valid documents with exactly one field (among the given pointers) replaced by a value of a type its schema does not allow. */
 export function oneWrongField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[]): fc.Arbitrary<WrongTypeCase<T>> {
   return oneField(name, valid, pointers, (pointer) => wrongTypeFor(schemaAt(name, pointer)));
+}
+
+/**
+ * One representative value of every edge the boundary mode explores for a field, by the same
+ * kinds as boundaryArbitrary: run first, so that each edge is met in every run. `pinned` is the
+ * safe value pattern and e-mail fields are nudged from.
+ */
+export function edgeExamplesAt(name: SchemaName, pointer: string, pinned?: string): unknown[] {
+  const schema = schemaAt(name, pointer);
+  const types = typesOf(mergeLayers(schema, 'reference'));
+  const safe = mergeLayers(schema, 'safe');
+  const examples: unknown[] = [];
+  for (const type of types) {
+    if (type === 'integer') examples.push(...edgeExamples.integer());
+    else if (type === 'object' && !mergeLayers(schema, 'reference').properties) examples.push(...edgeExamples.object);
+    else if (type === 'string') {
+      if (safe.format === 'uri') examples.push(...edgeExamples.url);
+      else if (safe.format === 'email') examples.push(...emailExamples(pinned ?? 'someone@example.com'));
+      else if (mergeLayers(schema, 'strict').pattern !== undefined) examples.push(...(pinned === undefined ? [] : nudgeExamples(pinned)));
+      else examples.push(...edgeExamples.text);
+    }
+  }
+  return examples;
+}
+
+/** A safe document with one field at each of its edge examples, for each pointer (the property's first cases). */
+export function oneEdgeFieldExamples<T>(name: SchemaName, valid: T, pointers: string[], pinned: Readonly<Record<string, string>> = {}): WrongTypeCase<T>[] {
+  return pointers.flatMap((pointer) =>
+    edgeExamplesAt(name, pointer, pinned[pointer]).map((value) => ({ valid, pointer, value, body: replaceAt(valid, pointer, value) })),
+  );
 }
 
 /**

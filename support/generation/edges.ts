@@ -134,3 +134,80 @@ const nudges: ReadonlyArray<(value: string) => string> = [
 export function nudged(safe: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.tuple(safe, fc.nat({ max: nudges.length - 1 })).map(([value, index]) => nudges[index]!(value));
 }
+
+/**
+ * Edge path ids that are not a plain positive integer up to 2^53 − 1: zero, leading zeros (of
+ * an id that names nothing), integers beyond JavaScript's exact range, beyond 64 bits, twenty
+ * digits and more. As text: they travel in the path as written.
+ */
+export const edgeOddId: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('0', '00', '-1', '9007199254740993', '9223372036854775807', '9223372036854775808', '18446744073709551616', '12345678901234567890', '123456789012345678901234567890'),
+  fc.bigInt({ min: 2n ** 31n, max: 2n ** 40n }).map((id) => `000${id}`),
+  fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n }).map(String),
+);
+
+/** Edge path ids that are plain positive integers a service is unlikely to have reached, up to 2^53 − 1. */
+export const edgeUnknownId: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53 - 1),
+  fc.integer({ min: 2 ** 31, max: 2 ** 53 - 1 }),
+);
+
+/**
+ * One representative value of every edge each kind explores, run before the random cases (fast-check
+ * examples), so that every edge is met in every run whatever PCS_RUNS says; the random cases then mix
+ * and vary them.
+ */
+export const edgeExamples = {
+  text: [
+    '',
+    ' ',
+    '\t\n',
+    ' Order 42 ',
+    'x'.repeat(256),
+    'x'.repeat(10_000),
+    '漢'.repeat(300),
+    textPieces.accents,
+    textPieces.cjk,
+    textPieces.rightToLeft,
+    textPieces.combining,
+    textPieces.astral,
+    `Order ${textPieces.zeroWidth}`,
+    `Order ${textPieces.controls}`,
+    `Order ${textPieces.nul} 42`,
+    textPieces.quotes,
+  ],
+  integer: () => [0, -1, 1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, standInFor('9007199254740993'), standInFor('9223372036854775807'), standInFor('18446744073709551616')],
+  url: [
+    'https://example.com/cb?a=1&b=2',
+    'https://example.com/cb#frag',
+    'https://example.com:8443/cb',
+    'http://example.com:80/cb',
+    'https://example.com:443/cb',
+    'https://example.com/caf%C3%A9/a%20b',
+    'https://bücher.example/cb',
+    'https://例え.テスト/cb',
+    'HTTPS://EXAMPLE.com/Cb',
+    'https://127.0.0.1/cb',
+    'https://[::1]:8443/cb',
+    `https://example.com${'/x'.repeat(500)}`,
+  ],
+  object: [
+    {},
+    { order: { id: 42, lines: [{ sku: 'a', qty: 1 }, null, [true]] } },
+    Array.from({ length: 30 }).reduce<Record<string, unknown>>((value) => ({ nested: value }), { leaf: true }),
+    Object.fromEntries(Array.from({ length: 400 }, (_, index) => [`key_${index}`, index])),
+    { clé: 1, 键: 2, '😀': 3, 'a.b': 4, 'a/b': 5, $where: 6, '': 7 },
+    JSON.parse('{"__proto__":1,"constructor":"x"}') as Record<string, unknown>,
+  ] as Array<Record<string, unknown>>,
+} as const;
+
+/** Every nudge of one safe value of a pattern field. */
+export function nudgeExamples(value: string): string[] {
+  return [...new Set(nudges.map((nudge) => nudge(value)))];
+}
+
+/** Every e-mail nudge of one plain address. */
+export function emailExamples(address: string): string[] {
+  const at = address.lastIndexOf('@');
+  return emailNudges.map((nudge) => nudge(address.slice(0, at), address.slice(at + 1)));
+}

@@ -35,6 +35,11 @@ export interface PropertySettings {
   replayPath: string | undefined;
   /** Time budget of each property in ms (PCS_PROPERTY_BUDGET_MS): a run stops generating after it and passes with what it checked. */
   budgetMs: number;
+  /**
+   * Shrink a failing case to a minimal one (PCS_SHRINK, default yes). no: report the first
+   * failing case as it was generated, at once (the mutation run needs the kill, not the minimum).
+   */
+  shrink: boolean;
 }
 
 export const defaultRuns = 100;
@@ -66,7 +71,12 @@ export function propertySettings(env: Env = process.env): PropertySettings {
   if (budgetText !== undefined && (!/^\d{1,9}$/.test(budgetText) || Number(budgetText) < 100)) {
     throw new ConfigError('PCS_PROPERTY_BUDGET_MS', `must be an integer of at least 100 (milliseconds per property), got "${budgetText.slice(0, 40)}"`);
   }
+  const shrinkText = value(env, 'PCS_SHRINK');
+  if (shrinkText !== undefined && shrinkText !== 'yes' && shrinkText !== 'no') {
+    throw new ConfigError('PCS_SHRINK', `must be "yes" or "no", got "${shrinkText.slice(0, 40)}"`);
+  }
   return {
+    shrink: shrinkText !== 'no',
     runs: runsText === undefined ? defaultRuns : Number(runsText),
     seed: seedText === undefined ? undefined : Number(seedText),
     path,
@@ -151,6 +161,11 @@ export interface PropertyOptions<T, C> {
   echo?: boolean;
   /** Cases for this property instead of PCS_RUNS (e.g. a fraction of it for long stateful sequences). */
   runs?: (settings: PropertySettings) => number;
+  /**
+   * Cases run first, before the generated ones and on top of them (fast-check examples): the
+   * edges every run must meet, whatever PCS_RUNS says. A function when they depend on setup.
+   */
+  examples?: T[] | ((context: C) => T[]);
 }
 
 export interface PropertyOutcome {
@@ -298,12 +313,15 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       }
     });
     const runs = options.runs ? options.runs(settings) : settings.runs;
+    const examples = typeof options.examples === 'function' ? options.examples(context) : (options.examples ?? []);
     const details = await fc.check(property, {
-      numRuns: runs,
+      examples: examples.map((example) => [example] as [T]),
+      // fast-check counts examples within numRuns (and cuts them to it): they come on top of the generated cases.
+      numRuns: runs + examples.length,
       seed: settings.seed,
       path: settings.path,
       // Replaying a path re-runs that one case; the reported counterexample is already minimal.
-      endOnFailure: settings.path !== undefined,
+      endOnFailure: settings.path !== undefined || !settings.shrink,
       plugins: [fc.interruptAfterTimeLimit(settings.budgetMs)],
     });
     const outcome: PropertyOutcome = {

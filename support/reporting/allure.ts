@@ -82,16 +82,16 @@ function rulesOf(testInfo: TestInfo): Rule[] {
   return ids.filter(isRuleId).map(rule);
 }
 
-/** Labels known before the test runs: story, severity, link, description (from its rules). */
+/**
+ * Labels known before the test runs: story, severity, link, description (from its rules). Each
+ * runtime call is a message Playwright records as a step (with a captured stack), so the labels
+ * and the links go in one call each.
+ */
 export async function labelTestBefore(testInfo: TestInfo): Promise<void> {
   const entries = rulesOf(testInfo);
   if (entries.length === 0) return;
-  for (const entry of entries) {
-    await allure.story(ruleStory(entry));
-    const link = ruleSectionLink(entry);
-    await allure.link(link.url, link.name);
-  }
-  await allure.severity(severityOf(entries));
+  await allure.labels(...entries.map((entry) => ({ name: 'story', value: ruleStory(entry) })), { name: 'severity', value: severityOf(entries) });
+  await allure.links(...entries.map((entry) => ruleSectionLink(entry)));
   await allure.description(
     entries
       .map((entry) => `**${entry.id}** (${entry.kind}, ${entry.section}): ${entry.text}\n\n> ${entry.reference}`)
@@ -102,17 +102,17 @@ export async function labelTestBefore(testInfo: TestInfo): Promise<void> {
 /** The label of a test that passed only because the reference leaves an input open: --strict would fail it. */
 export const strictLabel = { name: 'strict', value: 'fails' } as const;
 
-/** Labels known once the test has run: epic and feature from the operations it called; 'strict: fails' when it passed leniently. */
+/** Labels known once the test has run: epic and feature from the operations it called; 'strict: fails' and a tag when it passed leniently. */
 export async function labelTestAfter(testInfo: TestInfo): Promise<void> {
   const ruleIds = rulesOf(testInfo).map((entry) => entry.id);
   const called = recordedRequests(testInfo.annotations).map((request) => request.operation);
   const ids = testOperations(ruleIds, called);
-  for (const epic of new Set(ids.map((id) => operation(id).tag))) await allure.epic(epic);
-  for (const id of ids) await allure.feature(featureName(id));
-  if (testInfo.annotations.some((annotation) => annotation.type === 'lenient')) {
-    await allure.label(strictLabel.name, strictLabel.value);
-    await allure.tag('lenient');
-  }
+  const labels = [
+    ...[...new Set(ids.map((id) => operation(id).tag))].map((epic) => ({ name: 'epic', value: epic })),
+    ...ids.map((id) => ({ name: 'feature', value: featureName(id) })),
+  ];
+  if (testInfo.annotations.some((annotation) => annotation.type === 'lenient')) labels.push({ ...strictLabel }, { name: 'tag', value: 'lenient' });
+  if (labels.length > 0) await allure.labels(...labels);
 }
 
 function csvField(value: string): string {

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
 import { bodyMatchesSchema, statusIsNotServerError, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
-import { acceptedSendPhone, acceptedTransactionBody, oneEdgeField, pinnedOverrides, pinnedValues, type Overrides } from '../../../support/generation/arbitraries.ts';
+import { acceptedSendPhone, acceptedTransactionBody, oneEdgeField, oneEdgeFieldExamples, pinnedOverrides, pinnedValues, type Overrides } from '../../../support/generation/arbitraries.ts';
 import { holds, holdsInput, needs, runProperty } from '../../../support/generation/properties.ts';
 import { classifyField, type ClassifiedInput } from '../../../support/judgment/input-class.ts';
 import { acceptedIntents, acceptedTransaction, bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
@@ -55,9 +55,16 @@ test.describe('properties: edges of what the reference allows', () => {
     requireWrites(target);
     const overrides = targetOverrides(target);
     const body = acceptedTransactionBody<CreateTransactionBody>(target);
+    const pinned = { ...pinnedValues(target), '/customer/email': edgeEmail(target) };
+    // Every edge of every field first (one safe body, one field moved), then random ones.
+    const [safeBody, safeWithCustomer] = [fc.sample(body, { numRuns: 1, seed: 42 })[0]!, fc.sample(withCustomer(target), { numRuns: 1, seed: 42 })[0]!];
     await runProperty({
       testInfo,
       target,
+      examples: [
+        ...oneEdgeFieldExamples('create-transaction-body', safeBody, ['/description', '/amount', '/callback_url', '/custom_metadata', '/currency/iso', '/mode'], pinned),
+        ...oneEdgeFieldExamples('create-transaction-body', safeWithCustomer, ['/customer/email', '/customer/firstname', '/customer/lastname'], pinned),
+      ],
       arbitrary: fc.oneof(
         { weight: 5, arbitrary: oneEdgeField('create-transaction-body', body, ['/description', '/amount', '/callback_url', '/custom_metadata', '/currency/iso', '/mode'], overrides) },
         // Customer names and e-mail at their edges, inline (the e-mail keeps the run id: what is created can be found).
@@ -74,9 +81,12 @@ test.describe('properties: edges of what the reference allows', () => {
   test('property (edges): a send with its phone number at an edge is refused with a 4xx or accepted as intents of the transaction, never a 5xx', covers('SEND-OPEN-INPUT', 'SEND-2XX'), async ({ target }, testInfo) => {
     requireWrites(target);
     const phone = acceptedSendPhone(target).map((value) => value ?? { number: `+${target.phoneNumber.replace(/^\+/, '')}`, country: target.phoneCountry });
+    const pinned = pinnedValues(target);
+    const safeSend = { token: 'TOKEN', phone_number: { number: pinned['/phone_number/number']!, country: pinned['/phone_number/country']! } };
     await runProperty({
       testInfo,
       target,
+      examples: oneEdgeFieldExamples('send-transaction-body', safeSend, ['/phone_number/number', '/phone_number/country'], pinned),
       // Each case sends a transaction of its own: a target may refuse to send one twice.
       runs: (settings) => Math.max(1, Math.ceil(settings.runs / 2)),
       arbitrary: oneEdgeField('send-transaction-body', phone.map((value) => ({ token: 'TOKEN', phone_number: value })), ['/phone_number/number', '/phone_number/country', '/phone_number'], targetOverrides(target)),

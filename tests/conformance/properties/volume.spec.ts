@@ -1,0 +1,47 @@
+/**
+ * Volume: what goes wrong only after many requests. Sixty to a hundred and twenty transactions
+ * are created one after another, then each is linked, the oldest first, then each token is
+ * sent, the oldest first: a service that forgets records or tokens once enough newer ones
+ * exist (a cache taken for a store, a capped table) loses the oldest. Shrinking finds the
+ * smallest count at which it shows.
+ */
+import fc from 'fast-check';
+import { test, requireWrites } from '../../../support/fixtures.ts';
+import { covers } from '../../../support/judgment/covers.ts';
+import { bodyMatchesSchema, statusIsSuccess } from '../../../support/judgment/checks.ts';
+import { acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
+import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
+import { exactText } from '../../../contract/big-integers.ts';
+import type { CreateTransactionBody } from '../../../contract/types.ts';
+
+test.describe('properties: volume', () => {
+  test('property (volume): every one of many transactions stays linkable, and every token issued stays payable', covers('LINK-2XX', 'SEND-2XX'), async ({ target }, testInfo) => {
+    requireWrites(target);
+    await runProperty({
+      testInfo,
+      target,
+      runs: (settings) => Math.max(1, Math.ceil(settings.runs / 100)),
+      arbitrary: fc.array(acceptedTransactionBody<CreateTransactionBody>(target), { minLength: 60, maxLength: 120 }),
+      async predicate(bodies, client) {
+        const ids: number[] = [];
+        for (const body of bodies) {
+          const created = await client.call('createTransaction', { body });
+          needs('TXN-CREATE-2XX', created, statusIsSuccess(created));
+          needs('TXN-CREATE-SCHEMA', created, bodyMatchesSchema(created, 'transaction'));
+          ids.push((created.json as { id: number }).id);
+        }
+        const tokens: unknown[] = [];
+        for (const [index, id] of ids.entries()) {
+          const link = await client.call('getPaymentLink', { params: { id } });
+          holds('LINK-2XX', link, statusIsSuccess(link).map((violation) => ({ ...violation, expected: `${violation.expected}: transaction ${exactText(id)} was created ${bodies.length - index - 1} creation(s) before the last` })));
+          needs('LINK-SCHEMA', link, bodyMatchesSchema(link, 'payment-link'));
+          tokens.push((link.json as { token: unknown }).token);
+        }
+        for (const [index, token] of tokens.entries()) {
+          const send = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token } });
+          holds('SEND-2XX', send, statusIsSuccess(send).map((violation) => ({ ...violation, expected: `${violation.expected}: the token of transaction ${exactText(ids[index]!)}, issued ${tokens.length - index - 1} link(s) before the last` })));
+        }
+      },
+    });
+  });
+});
