@@ -79,6 +79,16 @@ export class TargetAlreadyUnreachable extends TransportError {
   override name = 'TargetAlreadyUnreachable';
 }
 
+/**
+ * Thrown by a Sender for a request the suite gave up on itself (a property stopped at its time
+ * budget, its client closed): not a fault of the target, so the policy neither retries it nor
+ * writes the "target unavailable" marker. Deliberately not a TransportError: nothing may
+ * classify it as the target's failure.
+ */
+export class RequestAbandoned extends Error {
+  override name = 'RequestAbandoned';
+}
+
 export const defaultRetries = 3;
 export const markerFileName = 'target-unavailable.txt';
 const unreachableTag = '(unreachable)';
@@ -303,6 +313,7 @@ async function sendUnderPolicy(sender: Sender, request: OutgoingRequest, setting
     try {
       response = await sender(request, settings.timeoutMs);
     } catch (error) {
+      if (error instanceof RequestAbandoned) throw error;
       const summary = errorSummary(error);
       const kind = classifyNetworkError(summary);
       if (kind === 'unreachable') {
