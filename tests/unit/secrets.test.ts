@@ -27,6 +27,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { startMockServer, type RunningMock } from '../../mock/server.ts';
+import { leakingOptionsIn, refuseLeakingDiagnostics } from '../../support/lifecycle/debug-guard.ts';
+import { ConfigError } from '../../support/lifecycle/config.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-secrets-'));
@@ -292,6 +294,15 @@ describe('the key in other forms and under debug output (issue 13, item 1)', () 
     const run = await runSuite(workDir, ['tests/conformance/create-transaction.spec.ts', 'tests/conformance/authentication.spec.ts'], { env: { DEBUG: 'pw:*' } });
     assert.match(run.stderr, /pw:test:protocol/, `Playwright's debug log was on; exit ${run.code}`);
     assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+  });
+
+  test('which debug variables are refused: any NODE_DEBUG, NODE_DEBUG_NATIVE, and NODE_OPTIONS flags that write the key', () => {
+    assert.deepEqual(leakingOptionsIn('--max-old-space-size=4096 --import=file:///x/tsx/esm/index.mjs --inspect'), []);
+    assert.deepEqual(leakingOptionsIn('--report_on_signal --tls-keylog=/tmp/keys "--heapsnapshot-signal=SIGUSR2"'), ['--report-on-signal', '--tls-keylog', '--heapsnapshot-signal']);
+    refuseLeakingDiagnostics({ NODE_DEBUG: ' ', DEBUG: 'pw:*', NODE_OPTIONS: '--enable-source-maps' });
+    for (const env of [{ NODE_DEBUG: 'fs' }, { NODE_DEBUG: 'HTTP' }, { NODE_DEBUG_NATIVE: 'HTTP2SESSION' }, { NODE_OPTIONS: '--trace-tls' }]) {
+      assert.throws(() => refuseLeakingDiagnostics(env), (error: unknown) => error instanceof ConfigError && !error.message.includes('\n'), JSON.stringify(env));
+    }
   });
 
   for (const [variable, value] of [
