@@ -5,13 +5,22 @@
  * maintainers (conformance matrix, rule coverage).
  */
 import { defineConfig } from '@playwright/test';
-import { loadDotEnv } from './support/lifecycle/config.ts';
+import { loadDotEnv, orExitOnConfigError, workersSetting } from './support/lifecycle/config.ts';
+import { refuseLeakingDiagnostics } from './support/lifecycle/debug-guard.ts';
+import { prepareOutputDirectory } from './support/lifecycle/output-directory.ts';
+import { handleTerminationGracefully } from './support/lifecycle/termination.ts';
 import { allureCategories, environmentInfo } from './support/reporting/allure.ts';
 
 loadDotEnv();
 
-const outputRoot = process.env.PCS_OUTPUT_DIR ?? 'reports';
-const allureResultsDir = process.env.ALLURE_RESULTS_DIR ?? 'allure-results';
+// Checked here, when the runner loads the configuration, so that a direct `npx playwright test` is
+// guarded as `npm run conformance` is: one line and exit code 2 before anything runs.
+orExitOnConfigError(() => refuseLeakingDiagnostics());
+const workers = orExitOnConfigError(() => workersSetting());
+const outputRoot = orExitOnConfigError(() => prepareOutputDirectory(process.env.PCS_OUTPUT_DIR?.trim() || 'reports', 'PCS_OUTPUT_DIR'));
+const allureResultsDir = orExitOnConfigError(() => prepareOutputDirectory(process.env.ALLURE_RESULTS_DIR?.trim() || 'allure-results', 'ALLURE_RESULTS_DIR'));
+// SIGTERM (timeout, docker stop, Kubernetes), SIGHUP and a vanished parent end the run as Ctrl-C does: global teardown runs.
+handleTerminationGracefully();
 // The console reporter can be swapped (collect-conformance --reporter dot) without losing the report files.
 const consoleReporters = ['list', 'line', 'dot'] as const;
 type ConsoleReporter = (typeof consoleReporters)[number];
@@ -23,7 +32,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: process.env.PCS_WORKERS ? Number(process.env.PCS_WORKERS) : 2,
+  workers,
   timeout: 60_000,
   outputDir: `${outputRoot}/test-output`,
   // Reports: list for the console, JUnit for CI, Playwright's HTML, Allure results (emptied

@@ -32,9 +32,14 @@ Other variables:
   PCS_TIMEOUT_MS (15000)  PCS_ALLOW_LIVE  PCS_ALLOW_LIVE_WRITES  PCS_RUN_ID  PCS_MAX_RPS  PCS_RETRIES
   PCS_PROPERTY_BUDGET_MS  PCS_STRICT (no)
 
+Arguments after -- go to \`playwright test\` and are checked against its options first.
+NODE_DEBUG, NODE_DEBUG_NATIVE and NODE_OPTIONS flags that would print or write the key
+(--report-on-signal, --heapsnapshot-signal, --trace-tls, ...) are refused.
+
 Exit codes:
   0  every selected check passed
   1  non-conformance found
   2  usage or configuration error
   3  target unavailable (unreachable, DNS, TLS, persistent rate limiting)
+  130, 143, 129  stopped by SIGINT, SIGTERM or SIGHUP (after the run's cleanup)
 `;

@@ -5,16 +5,19 @@
  * and turns the outcome into an exit code: 0 pass, 1 non-conformance, 2 usage or
  * configuration error, 3 target unavailable.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig, loadDotEnv } from '../support/lifecycle/config.ts';
+import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } from '../support/lifecycle/config.ts';
+import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
+import { prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
 import { propertySettings } from '../support/generation/properties.ts';
 import { transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
+import { checkPassThrough, checkRegExp, checkReporters } from './playwright-options.ts';
+import { exitCodeForSignal, runPlaywright } from './playwright-child.ts';
 
 export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 export const playwrightConfig = resolve(packageRoot, 'playwright.config.ts');
@@ -38,9 +41,20 @@ export const runFlags: FlagSpec[] = [
   { name: 'path', value: true, check: (value) => (/^\d+(:\d+)*$/.test(value) ? undefined : `must be a fast-check path like 3:1:0, got "${value.slice(0, 40)}"`) },
   { name: 'reporter', value: true },
   { name: 'output', value: true },
-  { name: 'workers', value: true, check: positiveIntegerCheck },
+  { name: 'workers', value: true, check: (value) => workersProblem(value) },
   { name: 'list', value: false },
 ];
+
+/** The rule of PCS_WORKERS (support/lifecycle/config.ts), for the flag that sets it. */
+function workersProblem(value: string): string | undefined {
+  try {
+    workersSetting({ PCS_WORKERS: value });
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message.replace(/^PCS_WORKERS: /, '');
+    throw error;
+  }
+}
 
 function shardProblem(value: string): string | undefined {
   const match = /^(\d+)\/(\d+)$/.exec(value);
@@ -121,35 +135,44 @@ export function withTypeScriptLoader(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return current.includes(loader) ? env : { ...env, NODE_OPTIONS: `${current} ${loader}`.trim() };
 }
 
+/**
+ * Everything that can be checked before Playwright starts: the variables (live guard included),
+ * debug output that would print the key, the output directories, and what is handed to
+ * Playwright (reporters, grep, arguments after --). Throws ConfigError or UsageError.
+ */
+export function validateRun(flags: Map<string, string | true>, rest: string[], env: NodeJS.ProcessEnv): void {
+  refuseLeakingDiagnostics(env);
+  loadConfig(env);
+  workersSetting(env);
+  transportVariables(env);
+  propertySettings(env);
+  const grep = flags.get('grep');
+  if (typeof grep === 'string') checkRegExp(grep, '--grep');
+  const reporter = flags.get('reporter');
+  if (typeof reporter === 'string' && !isConsoleReporter(reporter)) checkReporters(reporter);
+  checkPassThrough(rest);
+  prepareOutputDirectory(env.PCS_OUTPUT_DIR!, flags.has('output') ? '--output' : 'PCS_OUTPUT_DIR');
+  prepareOutputDirectory(env.ALLURE_RESULTS_DIR?.trim() || 'allure-results', 'ALLURE_RESULTS_DIR');
+}
+
 export async function run(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, runFlags);
   loadDotEnv();
   const env = environmentFromFlags(flags, process.env);
   try {
-    loadConfig(env);
-    transportVariables(env);
-    propertySettings(env);
+    validateRun(flags, rest, env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`collect-conformance: configuration error: ${error.message}\n`);
+      process.stderr.write(`${configErrorLine(error)}\n`);
       return ExitCode.usage;
     }
     throw error;
   }
   const marker = resolve(env.PCS_OUTPUT_DIR!, 'target-unavailable.txt');
   rmSync(marker, { force: true });
-  const child = spawn(process.execPath, [playwrightCli(), ...playwrightArguments(flags, rest)], {
-    env: withTypeScriptLoader(env),
-    stdio: 'inherit',
-  });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
-  const code = await new Promise<number>((done) => {
-    child.on('exit', (exitCode, signal) => done(signal ? 130 : (exitCode ?? 1)));
-  });
-  process.off('SIGINT', forward);
-  process.off('SIGTERM', forward);
+  const { code, stoppedBy } = await runPlaywright(process.execPath, [playwrightCli(), ...playwrightArguments(flags, rest)], withTypeScriptLoader(env));
+  // Stopped by SIGTERM or SIGHUP: the runner has cleaned up; exit as a process killed by that signal would (143, 129).
+  if (stoppedBy === 'SIGTERM' || stoppedBy === 'SIGHUP') return exitCodeForSignal(stoppedBy);
   if (code === ExitCode.usage || code === ExitCode.unavailable) return code;
   if (existsSync(marker)) return ExitCode.unavailable;
   if (code === 130) return 130;

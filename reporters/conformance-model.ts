@@ -11,11 +11,16 @@
 import type { Rule } from '../contract/rules.ts';
 import type { FailureCategoryId } from './categories.ts';
 import type { RecordedRequest } from './status-annotation.ts';
+import { countVerdicts, strongestVerdict, verdictOfCategory, type Verdict } from './verdicts.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
-/** A test's outcome for one of its rules: 'blocked' when it failed on another rule only (a precondition). */
-export type RuleOutcome = Outcome | 'blocked';
-export type Verdict = 'pass' | 'fail' | 'skip';
+/**
+ * A test's outcome for one of its rules: 'blocked' when it failed on another rule only (a
+ * precondition); 'unavailable', 'rate-limited' or 'suite-error' when it failed without
+ * deciding anything about the rule (see reporters/verdicts.ts).
+ */
+export type RuleOutcome = Outcome | 'blocked' | 'unavailable' | 'rate-limited' | 'suite-error';
+export type { Verdict } from './verdicts.ts';
 export type CoverageVerdict = Verdict | 'not covered';
 
 export type { RecordedRequest } from './status-annotation.ts';
@@ -29,6 +34,8 @@ export interface TestFailure {
   rules: string[];
   /** True when an error names no rule (target unavailable, an error of the suite): it counts against every rule of the test. */
   unattributed: boolean;
+  /** The category of the first error that names no rule (absent: the first error's category). */
+  unattributedCategory?: FailureCategoryId;
 }
 
 export interface TestRecord {
@@ -39,6 +46,8 @@ export interface TestRecord {
   outcome: Outcome;
   requests: RecordedRequest[];
   failure?: TestFailure;
+  /** Why a skipped test was skipped (its 'skip' annotation). */
+  skipReason?: string;
 }
 
 export interface MatrixCell {
@@ -59,13 +68,8 @@ export interface Totals {
   flaky: number;
 }
 
-export interface RuleTotals {
-  rules: number;
-  pass: number;
-  fail: number;
-  skip: number;
-  notCovered: number;
-}
+/** How many rules got each verdict (every verdict of reporters/verdicts.ts is a key), and how many no test covers. */
+export type RuleTotals = { rules: number; notCovered: number } & Record<Verdict, number>;
 
 export interface ConformanceMatrix {
   operations: string[];
@@ -107,22 +111,42 @@ export function ruleNamedBy(message: string): string | undefined {
   return ruleAtStart.exec(message)?.[1];
 }
 
+/** A skipped test that never sent its request because the target was found unreachable earlier in the run. */
+const skippedAsUnreachable = /^target unavailable: /;
+
+function outcomeOfCategory(category: FailureCategoryId): RuleOutcome {
+  const verdict = verdictOfCategory(category);
+  return verdict === 'fail' ? 'failed' : (verdict as RuleOutcome);
+}
+
 /**
  * A test's outcome for one of its rules. A test that failed only because other rules broke
  * (a precondition, or another rule it checks softly) is blocked for this rule, not failed:
- * the rule was not checked.
+ * the rule was not checked. A failure that names no rule (the target unavailable or rate
+ * limited, an error of the suite) decides nothing about the rule: it gets its own outcome.
  */
 export function outcomeForRule(test: TestRecord, ruleId: string): RuleOutcome {
+  if (test.outcome === 'skipped' && test.skipReason !== undefined && skippedAsUnreachable.test(test.skipReason)) return 'unavailable';
   if (test.outcome !== 'failed' || !test.failure) return test.outcome;
   const { rules, unattributed } = test.failure;
-  return unattributed || rules.includes(ruleId) ? 'failed' : 'blocked';
+  if (rules.includes(ruleId)) return 'failed';
+  return unattributed ? outcomeOfCategory(test.failure.unattributedCategory ?? test.failure.category) : 'blocked';
 }
 
-/** Fail beats pass beats skip (and blocked): one failing test makes the rule fail. */
+const verdictOfOutcome: Record<RuleOutcome, Verdict> = {
+  passed: 'pass',
+  flaky: 'pass',
+  failed: 'fail',
+  skipped: 'skip',
+  blocked: 'skip',
+  unavailable: 'unavailable',
+  'rate-limited': 'rate-limited',
+  'suite-error': 'suite-error',
+};
+
+/** The strongest verdict of a rule's tests (reporters/verdicts.ts): one non-conformance makes the rule fail. */
 export function combineVerdicts(outcomes: readonly RuleOutcome[]): Verdict {
-  if (outcomes.includes('failed')) return 'fail';
-  if (outcomes.some((outcome) => outcome === 'passed' || outcome === 'flaky')) return 'pass';
-  return 'skip';
+  return strongestVerdict(outcomes.map((outcome) => verdictOfOutcome[outcome]));
 }
 
 /** The operations of a rule a test counts for (see the module comment). */
@@ -187,10 +211,11 @@ export function buildCoverage(rules: readonly Rule[], tests: readonly TestRecord
       }),
     };
   });
-  const count = (verdict: CoverageVerdict): number => entries.filter((entry) => entry.verdict === verdict).length;
+  const covered = entries.flatMap((entry) => (entry.verdict === 'not covered' ? [] : [entry.verdict]));
+  const uncovered = entries.filter((entry) => entry.verdict === 'not covered').map((entry) => entry.id);
   return {
     rules: entries,
-    uncovered: entries.filter((entry) => entry.verdict === 'not covered').map((entry) => entry.id),
-    totals: { rules: entries.length, pass: count('pass'), fail: count('fail'), skip: count('skip'), notCovered: count('not covered') },
+    uncovered,
+    totals: { rules: entries.length, ...countVerdicts(covered), notCovered: uncovered.length },
   };
 }

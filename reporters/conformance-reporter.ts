@@ -65,18 +65,24 @@ export function recordOf(test: TestCase, rootDir: string): TestRecord {
     outcome,
     requests,
   };
+  if (outcome === 'skipped') {
+    const skip = annotations.find((annotation) => annotation.type === 'skip' && annotation.description);
+    if (skip?.description) record.skipReason = redact(skip.description);
+  }
   if (outcome === 'failed') {
     const errors = last?.errors.length ? last.errors : last?.error ? [last.error] : [];
     const messages = errors.map((error) => redact(stripAnsi(error.message ?? error.value ?? 'an error without a message')));
     if (messages.length === 0) messages.push(`test ${last?.status ?? 'failed'} without an error message`);
     const named = messages.map(ruleNamedBy);
     const category = classifyFailure(messages[0]!);
+    const firstUnattributed = messages.find((_, index) => named[index] === undefined);
     record.failure = {
       message: messages[0]!,
       category: category.id,
       categoryName: category.name,
       rules: [...new Set(named.filter((id) => id !== undefined))],
-      unattributed: named.some((id) => id === undefined),
+      unattributed: firstUnattributed !== undefined,
+      ...(firstUnattributed !== undefined ? { unattributedCategory: classifyFailure(firstUnattributed).id } : {}),
     };
   }
   return record;

@@ -1,13 +1,30 @@
 /**
  * The conformance matrix and the rule coverage as Markdown (GitHub-flavoured tables), for
  * reports/ and for $GITHUB_STEP_SUMMARY. Cells are short: a mark and the statuses seen.
+ * Marks and legend come from reporters/verdicts.ts.
  */
-import type { ConformanceMatrix, CoverageVerdict, RuleCoverage, RuleOutcome, Totals, Verdict } from './conformance-model.ts';
+import type { ConformanceMatrix, CoverageVerdict, RuleCoverage, RuleOutcome, Totals } from './conformance-model.ts';
+import { notCoveredSymbol, verdictDefinition, verdicts } from './verdicts.ts';
 
-const marks: Record<Verdict, string> = { pass: '✅', fail: '❌', skip: '⏭️' };
-const verdictText: Record<CoverageVerdict, string> = { pass: '✅ pass', fail: '❌ fail', skip: '⏭️ skip', 'not covered': '⚠️ not covered' };
+function verdictText(verdict: CoverageVerdict): string {
+  if (verdict === 'not covered') return `${notCoveredSymbol} not covered`;
+  const definition = verdictDefinition(verdict);
+  return `${definition.symbol} ${definition.label}`;
+}
 
-const outcomeMarks: Record<RuleOutcome, string> = { passed: '', flaky: '(flaky) ', skipped: '(skipped) ', failed: '❌ ', blocked: '(blocked) ' };
+const outcomeMarks: Record<RuleOutcome, string> = {
+  passed: '',
+  flaky: '(flaky) ',
+  skipped: '(skipped) ',
+  failed: `${verdictDefinition('fail').symbol} `,
+  blocked: '(blocked) ',
+  unavailable: `${verdictDefinition('unavailable').symbol} `,
+  'rate-limited': `${verdictDefinition('rate-limited').symbol} `,
+  'suite-error': `${verdictDefinition('suite-error').symbol} `,
+};
+
+/** Outcomes that carry a failure message worth showing, in the order the coverage table picks one. */
+const failingOutcomes: readonly RuleOutcome[] = ['failed', 'suite-error', 'unavailable', 'rate-limited'];
 
 /** Table cells cannot hold pipes or line breaks. */
 export function cell(text: string): string {
@@ -16,6 +33,11 @@ export function cell(text: string): string {
 
 function totalsLine(totals: Totals): string {
   return `${totals.tests} tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped, ${totals.flaky} flaky.`;
+}
+
+/** The legend of the marks: every verdict, in order of precedence. */
+export function verdictLegend(): string {
+  return `${verdicts.map((definition) => `${definition.symbol} ${definition.meaning}`).join('; ')}. When a rule has several tests, the first of these that any test gives is shown: one non-conformance shows ${verdictDefinition('fail').symbol}, whatever the others say.`;
 }
 
 export interface RunHeader {
@@ -39,12 +61,16 @@ export function renderMatrixMarkdown(matrix: ConformanceMatrix, header: RunHeade
     const row = matrix.operations.map((operation) => {
       if (!rule.operations.includes(operation)) return '';
       const found = matrix.cells.find((candidate) => candidate.rule === rule.id && candidate.operation === operation);
-      if (!found) return '⚠️ not covered';
-      return `${marks[found.verdict]}${found.statuses.length > 0 ? ` ${found.statuses.join(', ')}` : ''}`;
+      if (!found) return `${notCoveredSymbol} not covered`;
+      return `${verdictDefinition(found.verdict).symbol}${found.statuses.length > 0 ? ` ${found.statuses.join(', ')}` : ''}`;
     });
     lines.push(`| ${rule.id} | ${rule.kind} | ${row.join(' | ')} |`);
   }
-  lines.push('', '✅ pass, ❌ fail, ⏭️ skipped, with the statuses the operation answered; ⚠️ no test checks the rule on that operation; empty: the rule does not concern the operation.', '');
+  lines.push(
+    '',
+    `Legend: ${verdictLegend()} Each mark is followed by the statuses the operation answered; ${notCoveredSymbol} no test checks the rule on that operation; empty: the rule does not concern the operation.`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -53,17 +79,20 @@ export function firstLine(message: string): string {
   return (message.split('\n', 1)[0] ?? '').replace(/^[A-Za-z]*Error: /, '');
 }
 
-export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader): string {
+function coverageTotalsLine(coverage: RuleCoverage): string {
   const { totals } = coverage;
+  // Pass first for the reader, then the table's order.
+  const counts = [verdictDefinition('pass'), ...verdicts.filter((definition) => definition.id !== 'pass')]
+    .filter((definition) => ['pass', 'fail', 'skip'].includes(definition.id) || totals[definition.id] > 0)
+    .map((definition) => `${totals[definition.id]} ${definition.label}`);
+  return `${totals.rules} rules: ${counts.join(', ')}, ${totals.notCovered} not covered by any test.`;
+}
+
+export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader): string {
   const lines = headerLines('Rule coverage', header);
-  lines.push(
-    `${totals.rules} rules: ${totals.pass} pass, ${totals.fail} fail, ${totals.skip} skipped, ${totals.notCovered} not covered by any test.`,
-    '',
-    '| Rule | Kind | Verdict | Tests | Failure |',
-    '|---|---|---|---|---|',
-  );
+  lines.push(coverageTotalsLine(coverage), '', '| Rule | Kind | Verdict | Tests | Failure |', '|---|---|---|---|---|');
   for (const entry of coverage.rules) {
-    const failed = entry.tests.find((test) => test.outcome === 'failed');
+    const failed = failingOutcomes.map((outcome) => entry.tests.find((test) => test.outcome === outcome)).find((test) => test !== undefined);
     const blocked = [...new Set(entry.tests.flatMap((test) => test.blockedBy ?? []))];
     const failure =
       failed?.message !== undefined
@@ -72,8 +101,14 @@ export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader
           ? `not checked where ${blocked.join(', ')} failed first`
           : '';
     const tests = entry.tests.map((test) => `${outcomeMarks[test.outcome]}${test.title}`).join('<br>');
-    lines.push(`| ${entry.id} | ${entry.kind} | ${verdictText[entry.verdict]} | ${cell(tests)} | ${cell(failure)} |`);
+    lines.push(`| ${entry.id} | ${entry.kind} | ${verdictText(entry.verdict)} | ${cell(tests)} | ${cell(failure)} |`);
   }
-  lines.push('', coverage.uncovered.length === 0 ? 'Every rule of the catalogue is checked by at least one test.' : `Rules no test covers: ${coverage.uncovered.join(', ')}.`, '');
+  lines.push(
+    '',
+    coverage.uncovered.length === 0 ? 'Every rule of the catalogue is checked by at least one test.' : `Rules no test covers: ${coverage.uncovered.join(', ')}.`,
+    '',
+    `Legend: ${verdictLegend()} ${notCoveredSymbol} no test covers the rule.`,
+    '',
+  );
   return lines.join('\n');
 }

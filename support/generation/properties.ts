@@ -18,7 +18,7 @@ import { curlCommand, describeRequest, formatExchange, type Exchange } from '../
 import { ruleFailureMessage } from '../judgment/expect-rule.ts';
 import type { Violation } from '../judgment/checks.ts';
 import { FastClient, outputDir, type CaseStep, type FastTarget } from '../http/fast-client.ts';
-import { TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
+import { RequestAbandoned, TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
 import { judgeInput, noteLenient, takeLenientNotes, type AcceptedChecks } from '../judgment/outcome.ts';
 import type { ClassifiedInput } from '../judgment/input-class.ts';
 import { operation, type OperationId } from '../../contract/operations.ts';
@@ -303,6 +303,8 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       try {
         await options.predicate(value, client, context);
       } catch (error) {
+        // A case still running when the time budget stopped the property: the client was closed under it.
+        if (error instanceof RequestAbandoned) return;
         if (error instanceof TransportError) {
           transportFailure = error;
           return;
@@ -324,6 +326,8 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       endOnFailure: settings.path !== undefined || !settings.shrink,
       plugins: [fc.interruptAfterTimeLimit(settings.budgetMs)],
     });
+    // Stopped by its budget, the property leaves its last case running: it may not send more (RequestAbandoned).
+    client.close();
     const outcome: PropertyOutcome = {
       runs: cases,
       requests: client.requests,

@@ -10,9 +10,9 @@ import https from 'node:https';
 import type { OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import type { Exchange } from './exchange.ts';
-import { sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
+import { RequestAbandoned, sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
 
-export { TransportError } from './transport.ts';
+export { RequestAbandoned, TransportError } from './transport.ts';
 
 export interface FastTarget {
   baseUrl: string;
@@ -76,10 +76,34 @@ function describe(error: Error & { code?: string }): Error {
   return new Error(error.code ? `${error.code}: ${error.message}` : error.message);
 }
 
+/**
+ * A Sender that the client can stop: once closed, a new attempt is not sent and an attempt
+ * that fails is reported as abandoned by the suite, never as the target's fault (a property
+ * stopped by its time budget leaves its last case running; see FastClient.close).
+ */
+function closableSender(send: Sender, isClosed: () => boolean, pending: Set<Promise<IncomingResponse>>): Sender {
+  return async (request, timeoutMs) => {
+    if (isClosed()) throw new RequestAbandoned(`${request.method} ${new URL(request.url).pathname}: not sent, the client was closed`);
+    const attempt = send(request, timeoutMs);
+    pending.add(attempt);
+    try {
+      return await attempt;
+    } catch (error) {
+      if (isClosed()) throw new RequestAbandoned(`${request.method} ${new URL(request.url).pathname}: abandoned when the client was closed`);
+      throw error;
+    } finally {
+      pending.delete(attempt);
+    }
+  };
+}
+
 export class FastClient {
   private readonly agent: http.Agent;
   private readonly sender: Sender;
   private readonly settings: TransportSettings;
+  private closed = false;
+  /** Attempts on the wire; close() lets them end before it destroys the sockets. */
+  private readonly pending = new Set<Promise<IncomingResponse>>();
   /** Requests sent (retries included), by "operationId status". */
   readonly counts = new Map<string, number>();
   requests = 0;
@@ -92,7 +116,7 @@ export class FastClient {
     // Sockets reused by this worker's requests (no handshake per request): most run one at a time;
     // the concurrency property sends bursts of up to 16 at once.
     this.agent = new transport.Agent({ keepAlive: true, maxSockets: 16, keepAliveMsecs: 1000 });
-    this.sender = keepAliveSender(this.agent, transport);
+    this.sender = closableSender(keepAliveSender(this.agent, transport), () => this.closed, this.pending);
     // PCS_RETRIES, PCS_MAX_RPS, 429/503 handling and the target-unavailable marker: the suite's one transport policy.
     this.settings = transportSettings(target.timeoutMs);
   }
@@ -138,7 +162,19 @@ export class FastClient {
       .join('\n');
   }
 
+  /**
+   * Stops the client: no new request is sent (a call throws RequestAbandoned), and the sockets
+   * are destroyed once the requests on the wire have ended (each is bounded by its timeout).
+   * Destroying them at once would reset a request the property abandoned at its time budget:
+   * the transport would report the target unavailable, and a creation the target still carried
+   * out would never reach the run ledger.
+   */
   close(): void {
-    this.agent.destroy();
+    this.closed = true;
+    if (this.pending.size === 0) {
+      this.agent.destroy();
+      return;
+    }
+    void Promise.allSettled([...this.pending]).then(() => this.agent.destroy());
   }
 }

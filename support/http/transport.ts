@@ -17,7 +17,7 @@ import https from 'node:https';
 import type { OperationId } from '../../contract/operations.ts';
 import { ConfigError } from '../lifecycle/config.ts';
 import { parseJson } from '../../contract/big-integers.ts';
-import { createdCustomerId, deletedCustomerId, inlineCustomerId, ledgerPath, recordCreatedCustomer, recordDeletedCustomer } from '../lifecycle/ledger.ts';
+import { createdCustomerId, deletedCustomerId, inlineCustomerId, ledgerPath, recordCreatedCustomer, recordDeletedCustomer, type LedgerTarget } from '../lifecycle/ledger.ts';
 import { redact } from './redact.ts';
 
 export interface OutgoingRequest {
@@ -51,8 +51,8 @@ export interface TransportSettings {
   maxBackoffMs: number;
   /** Where the marker line goes; null: no marker (unit tests of the policy). */
   markerFile: string | null;
-  /** The run ledger customers are recorded in (support/lifecycle/ledger.ts); null: none. */
-  ledger: { file: string; runId: string } | null;
+  /** The run ledger customers are recorded in (support/lifecycle/ledger.ts), with the target they live on; null: none. */
+  ledger: { file: string; runId: string; target?: LedgerTarget } | null;
 }
 
 export interface TransportResult {
@@ -77,6 +77,16 @@ export class TransportError extends Error {
 /** Thrown instead of sending when the target was already found unreachable in this run: the test is skipped, not failed again. */
 export class TargetAlreadyUnreachable extends TransportError {
   override name = 'TargetAlreadyUnreachable';
+}
+
+/**
+ * Thrown by a Sender for a request the suite gave up on itself (a property stopped at its time
+ * budget, its client closed): not a fault of the target, so the policy neither retries it nor
+ * writes the "target unavailable" marker. Deliberately not a TransportError: nothing may
+ * classify it as the target's failure.
+ */
+export class RequestAbandoned extends Error {
+  override name = 'RequestAbandoned';
 }
 
 export const defaultRetries = 3;
@@ -122,8 +132,14 @@ export function transportSettings(timeoutMs: number, env: Env = process.env): Tr
     backoffMs: 250,
     maxBackoffMs: 4_000,
     markerFile: markerFilePath(env),
-    ledger: { file: ledgerPath(env), runId: env.PCS_RUN_ID?.trim() || 'unlabelled' },
+    ledger: { file: ledgerPath(env), runId: env.PCS_RUN_ID?.trim() || 'unlabelled', ...ledgerTarget(env) },
   };
+}
+
+/** The target customers are recorded against: the base URL global setup settled on (the embedded mock's, when it started one). */
+function ledgerTarget(env: Env): { target?: LedgerTarget } {
+  const baseUrl = env.PCS_BASE_URL?.trim();
+  return baseUrl ? { target: { baseUrl, embedded: env.PCS_EMBEDDED_MOCK === '1' } } : {};
 }
 
 /** Creating transactions or customers and sending a transaction must never be repeated blindly. */
@@ -242,10 +258,10 @@ function noteInLedger(settings: TransportSettings, request: OutgoingRequest, res
       }
       // A transaction created with a new customer inline creates that customer too.
       const id = request.operationId === 'createCustomer' ? createdCustomerId(json) : inlineCustomerId(request.data, json);
-      if (id !== undefined) recordCreatedCustomer(id, settings.ledger.runId, settings.ledger.file);
+      if (id !== undefined) recordCreatedCustomer(id, settings.ledger.runId, settings.ledger.file, settings.ledger.target);
     } else if (request.operationId === 'deleteCustomer' && (success || response.status === 404)) {
       const id = deletedCustomerId(request.url);
-      if (id !== undefined) recordDeletedCustomer(id, settings.ledger.runId, settings.ledger.file);
+      if (id !== undefined) recordDeletedCustomer(id, settings.ledger.runId, settings.ledger.file, settings.ledger.target);
     }
   } catch {
     // The ledger is a safety net: failing to write it must not fail the request.
@@ -303,6 +319,7 @@ async function sendUnderPolicy(sender: Sender, request: OutgoingRequest, setting
     try {
       response = await sender(request, settings.timeoutMs);
     } catch (error) {
+      if (error instanceof RequestAbandoned) throw error;
       const summary = errorSummary(error);
       const kind = classifyNetworkError(summary);
       if (kind === 'unreachable') {

@@ -1,16 +1,18 @@
 /**
  * Nothing the suite creates is left behind: every customer it creates is written to the
  * run ledger (support/lifecycle/ledger.ts, by the transport) the moment its creation is answered, and
- * global teardown deletes whatever the ledger shows as not yet deleted, also after failed tests,
- * crashed workers and an interrupted run (Playwright runs global teardown on SIGINT).
+ * global teardown deletes whatever the ledger shows as not yet deleted on its target, also after
+ * failed tests, crashed workers and an interrupted run (Playwright runs global teardown on SIGINT;
+ * support/lifecycle/termination.ts turns SIGTERM, SIGHUP and a vanished parent into one), and
+ * what an earlier run killed before its teardown left on the same target.
  * Transactions cannot be deleted; they carry the run id instead (support/generation/bodies.ts).
  */
 import { operationPath } from '../../contract/operations.ts';
-import { leftoverCustomers, ledgerPath, recordDeletedCustomer } from './ledger.ts';
+import { leftoverCustomers, ledgerPath, recordDeletedCustomer, type CarriedOver, type OpenCustomer } from './ledger.ts';
 import { redact } from '../http/redact.ts';
 import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from '../http/transport.ts';
 
-export { ledgerPath, leftoverCustomers, recordCreatedCustomer, recordDeletedCustomer, startLedger } from './ledger.ts';
+export { continueLedger, ledgerPath, leftoverCustomers, recordCreatedCustomer, recordDeletedCustomer, startLedger } from './ledger.ts';
 
 /** Deletions in flight at once during cleanup. */
 export const cleanupConcurrency = 4;
@@ -28,10 +30,11 @@ export interface CleanupResult {
   failed: { id: number; reason: string }[];
 }
 
-/** Deletes every leftover customer of the ledger; never throws (teardown must finish). */
+/** Deletes every leftover customer of the ledger on this target (the others live elsewhere); never throws (teardown must finish). */
 export async function deleteLeftoverCustomers(target: CleanupTarget, settings: TransportSettings, file: string = ledgerPath()): Promise<CleanupResult> {
   const result: CleanupResult = { deleted: [], gone: [], failed: [] };
-  const ids = leftoverCustomers(file);
+  const ids = leftoverCustomers(file, target.baseUrl);
+  const origin = { baseUrl: target.baseUrl, embedded: false };
   if (ids.length === 0) return result;
   const sender = nodeSender();
   const deleteOne = async (id: number): Promise<void> => {
@@ -50,10 +53,10 @@ export async function deleteLeftoverCustomers(target: CleanupTarget, settings: T
       );
       if (response.status >= 200 && response.status < 300) {
         result.deleted.push(id);
-        recordDeletedCustomer(id, target.runId, file);
+        recordDeletedCustomer(id, target.runId, file, origin);
       } else if (response.status === 404) {
         result.gone.push(id);
-        recordDeletedCustomer(id, target.runId, file);
+        recordDeletedCustomer(id, target.runId, file, origin);
       } else {
         result.failed.push({ id, reason: `answered ${response.status}` });
       }
@@ -85,3 +88,32 @@ export function cleanupSummary(result: CleanupResult): string | null {
   return redact(parts.join('; '));
 }
 
+
+function idsByRun(customers: readonly OpenCustomer[]): string {
+  const runs = new Map<string, number[]>();
+  for (const customer of customers) runs.set(customer.runId, [...(runs.get(customer.runId) ?? []), customer.id]);
+  return [...runs.entries()].map(([runId, ids]) => `${ids.join(', ')} (run ${runId})`).join('; ');
+}
+
+/**
+ * Lines for the console about what an earlier run left in the ledger (global setup): what
+ * this run's teardown will delete, and what lives on another target, with ids and run ids
+ * to delete by hand. Base URLs only: a ledger never holds the key.
+ */
+export function carriedOverSummary(carried: CarriedOver, file: string): string[] {
+  const lines: string[] = [];
+  if (carried.sameTarget.length > 0) {
+    lines.push(`cleanup: ${carried.sameTarget.length} customer(s) left on this target by an earlier run that was stopped before its cleanup (${idsByRun(carried.sameTarget)}): this run's teardown deletes them`);
+  }
+  const byTarget = new Map<string, OpenCustomer[]>();
+  for (const customer of carried.otherTargets) byTarget.set(customer.target!, [...(byTarget.get(customer.target!) ?? []), customer]);
+  for (const [baseUrl, customers] of byTarget) {
+    lines.push(
+      `cleanup: ${customers.length} customer(s) left on ${baseUrl} by an earlier run that was stopped before its cleanup, not deleted by this run (another target): ${idsByRun(customers)}; a run against that target deletes them, or delete them by hand`,
+    );
+  }
+  if (carried.unknownTarget.length > 0) {
+    lines.push(`cleanup: ${carried.unknownTarget.length} customer(s) left by an earlier run on a target it did not record, not deleted: ${idsByRun(carried.unknownTarget)}; delete them by hand (they are no longer listed in ${file})`);
+  }
+  return lines.map(redact);
+}

@@ -107,6 +107,39 @@ export function looksLive(url: string): boolean {
   return /(^|[^a-z])live([^a-z]|$)/i.test(new URL(url).host + new URL(url).pathname);
 }
 
+export const defaultWorkers = 2;
+
+/**
+ * PCS_WORKERS, read by playwright.config.ts and the command: a whole number from 1 to 999.
+ * Playwright itself hangs on a value that is not a number and throws a stack trace on 0.
+ */
+export function workersSetting(env: Env = process.env): number {
+  const value = text(env, 'PCS_WORKERS');
+  if (value === undefined) return defaultWorkers;
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1) {
+    throw new ConfigError('PCS_WORKERS', `must be a whole number of parallel workers from 1 to 999, got "${value.slice(0, 40)}"`);
+  }
+  return Number(value);
+}
+
+/** The one line a configuration error ends in (exit code 2), for code that runs before the command's own handling. */
+export function configErrorLine(error: ConfigError): string {
+  return `collect-conformance: configuration error: ${error.message}`;
+}
+
+/** Runs a validation; a ConfigError ends the process with its one line and exit code 2 (playwright.config.ts, global setup). */
+export function orExitOnConfigError<T>(validate: () => T): T {
+  try {
+    return validate();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${configErrorLine(error)}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
 export function loadConfig(env: Env = process.env): SuiteConfig {
   const target = baseUrl(env);
   const secretKey = text(env, 'PCS_SECRET_KEY') ?? null;
@@ -142,6 +175,7 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
   const allowLive = yes(env, 'PCS_ALLOW_LIVE');
   const allowLiveWrites = yes(env, 'PCS_ALLOW_LIVE_WRITES');
   const strict = yes(env, 'PCS_STRICT');
+  workersSetting(env);
   const runId = text(env, 'PCS_RUN_ID') ?? `cc-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`;
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(runId)) {
     throw new ConfigError('PCS_RUN_ID', 'must be 1 to 64 letters, digits, dots, dashes or underscores');

@@ -2,15 +2,22 @@
  * Playwright global setup: validates the configuration before the first request (one line
  * and exit code 2 on a wrong value) and, when PCS_BASE_URL is unset, starts the embedded
  * reference mock on a free loopback port and points the workers at it through the
- * environment they inherit. Then it probes the target (support/lifecycle/preflight.ts: unreachable →
- * one line, exit 3 at once) and returns the teardown that deletes the customers the run
- * left (support/lifecycle/cleanup.ts; Playwright runs it after the tests, also on SIGINT).
+ * environment they inherit. It carries over the customers an earlier run in the same output
+ * directory left in its ledger (support/lifecycle/ledger.ts), probes the target
+ * (support/lifecycle/preflight.ts: unreachable → one line, exit 3 at once) and returns the
+ * teardown that deletes the customers left on the target (support/lifecycle/cleanup.ts;
+ * Playwright runs it after the tests, also on SIGINT, and support/lifecycle/termination.ts
+ * turns SIGTERM, SIGHUP and a vanished parent into SIGINT).
  */
 import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { ConfigError, loadConfig, loadDotEnv, orExitOnConfigError } from './config.ts';
 import { startMockServer } from '../../mock/server.ts';
-import { cleanupSummary, deleteLeftoverCustomers, ledgerPath, startLedger } from './cleanup.ts';
+import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCustomers, ledgerPath } from './cleanup.ts';
+import { runStillGoing } from './ledger.ts';
+import { refuseLeakingDiagnostics } from './debug-guard.ts';
+import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
 import { registerSecret } from '../http/redact.ts';
 import { propertySettings } from '../generation/properties.ts';
@@ -20,24 +27,30 @@ export const configErrorExitCode = 2;
 
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   loadDotEnv();
-  let suite;
-  try {
-    suite = loadConfig();
+  const suite = orExitOnConfigError(() => {
+    refuseLeakingDiagnostics();
+    const loaded = loadConfig();
     transportVariables();
     propertySettings();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`collect-conformance: configuration error: ${error.message}\n`);
-      process.exit(configErrorExitCode);
-    }
-    throw error;
+    return loaded;
+  });
+  const ledgerFile = ledgerPath();
+  // Two runs writing one output directory would overwrite each other's reports, and this one's
+  // cleanup would delete customers the other is still testing with.
+  const concurrent = runStillGoing(ledgerFile);
+  if (concurrent !== null) {
+    orExitOnConfigError(() => {
+      throw new ConfigError(
+        'PCS_OUTPUT_DIR',
+        `another run (pid ${concurrent.pid}, run id ${concurrent.runId}) is still writing to ${dirname(ledgerFile)}; give this run its own output directory (--output)`,
+      );
+    });
   }
   process.env.PCS_RUN_ID = suite.runId;
   // PCS_MAX_RPS is a budget for the whole run: each worker takes its share.
   process.env.PCS_WORKER_COUNT = String(config.workers);
-  // A marker or a ledger left by an earlier run in the same output directory must not count for this one.
+  // A marker left by an earlier run in the same output directory must not count for this one.
   rmSync(markerFilePath(), { force: true });
-  startLedger();
 
   let closeMock: (() => Promise<void>) | null = null;
   if (suite.baseUrl === null) {
@@ -52,11 +65,18 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     process.env.PCS_EMBEDDED_LIVE_BASE_URL = mock.liveBaseUrl;
     process.env.PCS_EMBEDDED_LIVE_KEY = mock.liveKey;
     process.stdout.write(`collect-conformance: PCS_BASE_URL is unset: testing the embedded reference mock at ${mock.sandboxBaseUrl}\n`);
+  } else {
+    // The normalised address (no trailing slash): the ledger matches an earlier run's customers by it.
+    process.env.PCS_BASE_URL = suite.baseUrl;
   }
   const baseUrl = process.env.PCS_BASE_URL ?? '';
   const secretKey = process.env.PCS_SECRET_KEY ?? '';
   registerSecret(secretKey);
   const settings = transportSettings(suite.timeoutMs);
+
+  // An earlier run killed before its teardown left its ledger: carry its customers over, do not forget them.
+  const carried = continueLedger(ledgerFile, suite.runId, { baseUrl, embedded: closeMock !== null });
+  for (const line of carriedOverSummary(carried, ledgerFile)) process.stdout.write(`collect-conformance: ${line}\n`);
 
   const probe = await probeTarget(baseUrl, secretKey, suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null), settings);
   if (!probe.ok) {
@@ -67,8 +87,10 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   if (probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
 
   return async () => {
+    // A termination signal from now on must let the deletions finish (support/lifecycle/termination.ts).
+    markTeardownStarted();
     // Teardown is the only sender now: it has the whole PCS_MAX_RPS budget, not a worker's share.
-    const result = await deleteLeftoverCustomers({ baseUrl, secretKey, runId: suite.runId }, { ...settings, maxRps: transportVariables().maxRps }, ledgerPath());
+    const result = await deleteLeftoverCustomers({ baseUrl, secretKey, runId: suite.runId }, { ...settings, maxRps: transportVariables().maxRps }, ledgerFile);
     const summary = cleanupSummary(result);
     if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
     await closeMock?.();

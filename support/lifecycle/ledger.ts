@@ -4,14 +4,39 @@
  * transport (support/http/transport.ts) writes it for every client (the tests' ApiClient and
  * the property tests' FastClient alike), and global teardown (support/lifecycle/cleanup.ts) deletes
  * whatever it still shows, also after an interrupted run.
+ *
+ * Each line names the target (base URL, never the key) the customer lives on. A run killed
+ * before its teardown (kill -9, a lost machine) leaves its ledger behind: the next run in the
+ * same output directory carries the leftovers over (continueLedger) instead of forgetting
+ * them; its teardown deletes those of its own target, and those of another target are
+ * reported, and kept for a later run against that target. Leftovers of an embedded mock are
+ * dropped: they died with that mock.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { isUnsafeIntegerText, parseJson, standInFor, stringifyJson } from '../../contract/big-integers.ts';
 
 export const ledgerFileName = 'created-customers.jsonl';
 
-type LedgerEntry = { event: 'created' | 'deleted'; id: number; runId: string; at: string };
+/** Where the customers of a run live: the base URL (no credentials: config.ts refuses them), and whether it is the embedded mock. */
+export interface LedgerTarget {
+  baseUrl: string;
+  embedded: boolean;
+}
+
+type CustomerEntry = { event: 'created' | 'deleted'; id: number; runId: string; at: string; target?: string; embedded?: boolean };
+/** The first line of a run's ledger: which process writes it, so that a run that is still going is not taken for a dead one. */
+type RunEntry = { event: 'run'; runId: string; target: string; embedded: boolean; pid: number; host: string; at: string };
+
+/** A customer the ledger shows as created and not deleted. */
+export interface OpenCustomer {
+  id: number;
+  runId: string;
+  /** Absent in ledgers written before targets were recorded. */
+  target?: string;
+  embedded: boolean;
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -19,44 +44,124 @@ export function ledgerPath(env: Env = process.env): string {
   return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', ledgerFileName);
 }
 
-/** Starts the run's ledger empty (global setup), so that a later run never deletes by an old one's ledger. */
+/** Starts an empty ledger (unit tests; a run starts with continueLedger, which keeps an earlier run's leftovers). */
 export function startLedger(file: string = ledgerPath()): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, '');
 }
 
-function append(file: string, entry: LedgerEntry): void {
+function append(file: string, entry: CustomerEntry | RunEntry): void {
   mkdirSync(dirname(file), { recursive: true });
   // One appendFileSync per line: lines from parallel workers never interleave (O_APPEND, small writes).
   // Exact digits for ids beyond 2^53 (contract/big-integers.ts), read back by parseJson in any process.
   appendFileSync(file, `${stringifyJson(entry)}\n`);
 }
 
-export function recordCreatedCustomer(id: number, runId: string, file: string = ledgerPath()): void {
-  append(file, { event: 'created', id, runId, at: new Date().toISOString() });
+function originFields(origin: LedgerTarget | undefined): Pick<CustomerEntry, 'target' | 'embedded'> {
+  if (origin === undefined) return {};
+  return origin.embedded ? { target: origin.baseUrl, embedded: true } : { target: origin.baseUrl };
 }
 
-export function recordDeletedCustomer(id: number, runId: string, file: string = ledgerPath()): void {
-  append(file, { event: 'deleted', id, runId, at: new Date().toISOString() });
+export function recordCreatedCustomer(id: number, runId: string, file: string = ledgerPath(), origin?: LedgerTarget): void {
+  append(file, { event: 'created', id, runId, at: new Date().toISOString(), ...originFields(origin) });
 }
 
-/** Ids the ledger shows as created and not deleted, in creation order. */
-export function leftoverCustomers(file: string = ledgerPath()): number[] {
+export function recordDeletedCustomer(id: number, runId: string, file: string = ledgerPath(), origin?: LedgerTarget): void {
+  append(file, { event: 'deleted', id, runId, at: new Date().toISOString(), ...originFields(origin) });
+}
+
+function readLines(file: string): Array<Partial<CustomerEntry | RunEntry>> {
   if (!existsSync(file)) return [];
-  const open = new Set<number>();
+  const entries: Array<Partial<CustomerEntry | RunEntry>> = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
-    let entry: Partial<LedgerEntry>;
     try {
-      entry = parseJson(line) as Partial<LedgerEntry>;
+      entries.push(parseJson(line) as Partial<CustomerEntry | RunEntry>);
     } catch {
-      continue; // a line cut by a killed worker: the customer it named is in a complete line or was never created
+      // A line cut by a killed worker: the customer it named is in a complete line or was never created.
     }
-    if (typeof entry.id !== 'number') continue;
-    if (entry.event === 'created') open.add(entry.id);
-    if (entry.event === 'deleted') open.delete(entry.id);
   }
-  return [...open];
+  return entries;
+}
+
+/** Customers created and not deleted, in creation order. A deletion without a target closes the id on any target. */
+export function openCustomers(file: string = ledgerPath()): OpenCustomer[] {
+  const open: OpenCustomer[] = [];
+  for (const entry of readLines(file)) {
+    if (entry.event !== 'created' && entry.event !== 'deleted') continue;
+    const customer = entry as Partial<CustomerEntry>;
+    if (typeof customer.id !== 'number') continue;
+    const sameCustomer = (candidate: OpenCustomer): boolean =>
+      candidate.id === customer.id && (candidate.target === undefined || customer.target === undefined || candidate.target === customer.target);
+    if (customer.event === 'created' && !open.some(sameCustomer)) {
+      open.push({ id: customer.id, runId: customer.runId ?? 'unknown', ...(customer.target ? { target: customer.target } : {}), embedded: customer.embedded === true });
+    }
+    if (customer.event === 'deleted') {
+      const index = open.findIndex(sameCustomer);
+      if (index !== -1) open.splice(index, 1);
+    }
+  }
+  return open;
+}
+
+/** Ids the ledger shows as created and not deleted, in creation order; with a base URL, those of that target (or of none recorded). */
+export function leftoverCustomers(file: string = ledgerPath(), baseUrl?: string): number[] {
+  return openCustomers(file)
+    .filter((customer) => baseUrl === undefined || customer.target === undefined || customer.target === baseUrl)
+    .map((customer) => customer.id);
+}
+
+/** What continueLedger found of an earlier run. */
+export interface CarriedOver {
+  /** On this run's target: its teardown deletes them with its own. */
+  sameTarget: OpenCustomer[];
+  /** On another target: reported, and kept for a run against that target. */
+  otherTargets: OpenCustomer[];
+  /** Of a ledger that did not record its target: reported once, then dropped (nothing can tell where they live). */
+  unknownTarget: OpenCustomer[];
+  /** Of an embedded mock: gone with it. */
+  droppedEmbedded: number;
+}
+
+/** The earlier run, when its ledger says it is still running on this machine (another runner process with its pid). */
+export function runStillGoing(file: string): { pid: number; runId: string } | null {
+  const header = readLines(file).find((entry): entry is RunEntry => entry.event === 'run');
+  if (!header || header.host !== hostname() || header.pid === process.pid) return null;
+  try {
+    process.kill(header.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  // A recycled pid is not that run: on Linux, the process must be a Playwright runner.
+  try {
+    const command = readFileSync(`/proc/${header.pid}/cmdline`, 'utf8');
+    if (!command.includes('playwright') || command.includes('workerProcessEntry')) return null;
+  } catch {
+    // No /proc (macOS): the pid alone decides.
+  }
+  return { pid: header.pid, runId: header.runId };
+}
+
+/**
+ * Starts this run's ledger (global setup): the earlier run's leftovers are carried over
+ * rather than forgotten (see the module comment), after a header naming this run.
+ */
+export function continueLedger(file: string, runId: string, origin: LedgerTarget): CarriedOver {
+  const open = openCustomers(file);
+  const carried: CarriedOver = { sameTarget: [], otherTargets: [], unknownTarget: [], droppedEmbedded: 0 };
+  for (const customer of open) {
+    if (customer.embedded) carried.droppedEmbedded += 1;
+    else if (customer.target === undefined) carried.unknownTarget.push(customer);
+    else if (customer.target === origin.baseUrl && !origin.embedded) carried.sameTarget.push(customer);
+    else carried.otherTargets.push(customer);
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, '');
+  append(file, { event: 'run', runId, target: origin.baseUrl, embedded: origin.embedded, pid: process.pid, host: hostname(), at: new Date().toISOString() });
+  for (const customer of [...carried.sameTarget, ...carried.otherTargets]) {
+    append(file, { event: 'created', id: customer.id, runId: customer.runId, at: new Date().toISOString(), target: customer.target! });
+  }
+  return carried;
 }
 
 /**

@@ -1,14 +1,22 @@
 /** The collect-conformance command: flags, their mapping onto PCS_* variables, exit codes. */
-import { test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../../cli/args.ts';
+import { checkPassThrough, checkReporters } from '../../cli/playwright-options.ts';
 import { environmentFromFlags, grepPattern, playwrightArguments, runFlags } from '../../cli/run.ts';
 import { rules } from '../../contract/rules.ts';
+import { ConfigError } from '../../support/lifecycle/config.ts';
+import { prepareOutputDirectory } from '../../support/lifecycle/output-directory.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/collect-conformance.mjs', import.meta.url));
+const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
@@ -82,4 +90,82 @@ test('rules lists the catalogue, as text and as JSON', () => {
   const text = cli(['rules', '--kind', 'documented']);
   assert.match(text.stdout, /CUSTOMER-DELETE-204 +documented/);
   assert.ok(!text.stdout.includes(' inferred '));
+});
+
+/** One line on stderr (npm's own warnings aside), no stack trace. */
+function oneLine(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
+  assert.equal(lines.length, 1, `one line, got:\n${stderr}`);
+  assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
+  return lines[0]!;
+}
+
+describe('bad configuration: one line and exit 2, before Playwright starts (issue 13, item 5)', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'pcs-cli-'));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+  // Nothing must run: a target that does not exist makes any attempt to run visible (exit 3), not a pass.
+  const noTarget = { PCS_BASE_URL: 'http://127.0.0.1:9/v1', PCS_SECRET_KEY: 'sk_sandbox_cli_test_0001', PCS_OUTPUT_DIR: join(scratch, 'reports'), ALLURE_RESULTS_DIR: join(scratch, 'allure-results') };
+  const cases: Array<[string, string[], Record<string, string>, RegExp]> = [
+    ['PCS_WORKERS=abc (Playwright hangs on it)', [], { PCS_WORKERS: 'abc' }, /^collect-conformance: configuration error: PCS_WORKERS: must be a whole number/],
+    ['PCS_WORKERS=0 (Playwright throws a stack trace)', [], { PCS_WORKERS: '0' }, /^collect-conformance: configuration error: PCS_WORKERS: /],
+    ['--workers 0', ['--workers', '0'], {}, /^collect-conformance: --workers: must be a whole number/],
+    ['--reporter no-such-reporter', ['--reporter', 'no-such-reporter'], {}, /^collect-conformance: --reporter: "no-such-reporter" is neither a Playwright reporter/],
+    ['-- --frobnicate', ['--', '--frobnicate'], {}, /^collect-conformance: unknown Playwright option --frobnicate after --/],
+    ["--grep '('", ['--grep', '('], {}, /^collect-conformance: --grep: "\(" is not a valid regular expression/],
+    ['-- -g "["', ['--', '-g', '['], {}, /^collect-conformance: -g after --: "\[" is not a valid regular expression/],
+    ['-- --trace sometimes', ['--', '--trace', 'sometimes'], {}, /^collect-conformance: --trace after --: must be one of on, off/],
+    ['PCS_OUTPUT_DIR=/dev/null', [], { PCS_OUTPUT_DIR: '/dev/null' }, /^collect-conformance: configuration error: PCS_OUTPUT_DIR: \/dev\/null is not a directory/],
+    ['--output under a file', ['--output', '/dev/null/reports'], {}, /^collect-conformance: configuration error: --output: \/dev\/null is not a directory/],
+  ];
+  if (existsSync('/proc/1')) {
+    // Node's recursive mkdir never returns on this path: the command spun at full CPU forever.
+    cases.push(['--output /proc/1/forbidden', ['--output', '/proc/1/forbidden'], {}, /^collect-conformance: configuration error: --output: cannot create the output directory \/proc\/1\/forbidden/]);
+  }
+  for (const [name, args, env, expected] of cases) {
+    test(name, () => {
+      const result = cli(args, { ...noTarget, ...env });
+      assert.equal(result.code, 2, `${result.stdout.slice(-1000)}\n${result.stderr.slice(-1000)}`);
+      assert.match(oneLine(result.stderr), expected);
+    });
+  }
+
+  test('a direct `playwright test` with PCS_WORKERS=abc or a bad output directory: one line, exit 2', () => {
+    for (const env of [{ PCS_WORKERS: 'abc' }, { PCS_WORKERS: '0' }, { PCS_OUTPUT_DIR: '/dev/null' }]) {
+      const result = spawnSync(process.execPath, [playwrightCli, 'test', '--config', join(root, 'playwright.config.ts'), '--list'], {
+        cwd: scratch,
+        encoding: 'utf8',
+        env: { ...process.env, ...noTarget, ...env },
+        timeout: 60_000,
+      });
+      assert.equal(result.status, 2, `${JSON.stringify(env)}: ${result.stderr}`);
+      assert.match(oneLine(result.stderr), /^collect-conformance: configuration error: PCS_(WORKERS|OUTPUT_DIR): /);
+    }
+  });
+
+  test('valid arguments after -- pass: filters, values attached or apart, switches, choices', () => {
+    checkPassThrough(['tests/conformance/delete-customer.spec.ts', '--workers', '1', '-j2', '--project=conformance', '-x', '--shuffle', '--trace', 'off', '-g', 'a|b', '--retries=1', '--', '--not-an-option']);
+    checkPassThrough(['--project', 'a', 'b', '--list', '--reporter', 'dot,json']);
+  });
+
+  test('bad arguments after -- are usage errors with one line', () => {
+    for (const args of [['--frobnicate'], ['-q'], ['--workers'], ['--workers', 'none'], ['--retries', 'x'], ['-xz'], ['--list=yes'], ['--config', 'other.config.ts'], ['(unclosed'], ['--reporter', 'nope-reporter']]) {
+      assert.throws(() => checkPassThrough(args), (error: unknown) => error instanceof UsageError && !error.message.includes('\n'), args.join(' '));
+    }
+  });
+
+  test('reporters: built-in names, a file, or a module found from the working directory', () => {
+    checkReporters('list,junit,html,blob');
+    checkReporters('./reporters/conformance-reporter.ts', root);
+    checkReporters('allure-playwright', root);
+    assert.throws(() => checkReporters('no-such-reporter', root), UsageError);
+    assert.throws(() => checkReporters('list,', root), UsageError);
+  });
+
+  test('the output directory is created component by component and proved writable', () => {
+    const nested = join(scratch, 'a', 'b', 'c');
+    assert.equal(prepareOutputDirectory(nested, 'PCS_OUTPUT_DIR'), nested);
+    assert.ok(existsSync(nested));
+    assert.deepEqual(readdirSync(nested), [], 'the write probe is removed');
+    assert.throws(() => prepareOutputDirectory('/dev/null/x', 'PCS_OUTPUT_DIR'), (error: unknown) => error instanceof ConfigError && /\/dev\/null is not a directory/.test(error.message));
+  });
 });

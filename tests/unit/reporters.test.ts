@@ -156,6 +156,94 @@ describe('verdicts', () => {
   });
 });
 
+/** A failure that names no rule, of a category that is not a verdict on the target. */
+const undecided = (category: 'target-unavailable' | 'rate-limited' | 'suite-error'): TestRecord['failure'] => ({
+  message: { 'target-unavailable': 'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); not repeated because it may have created something', 'rate-limited': 'rate limited: GET /v1/balances/1 answered 429 on 4 attempts', 'suite-error': 'Test timeout of 60000ms exceeded.' }[category],
+  category,
+  categoryName: category,
+  rules: [],
+  unattributed: true,
+});
+
+describe('verdicts that are not a verdict on the target (issue 13, item 4)', () => {
+  test('a transport fault, a rate limit or an error of the suite never reads as a broken rule', () => {
+    for (const [category, expected] of [['target-unavailable', 'unavailable'], ['rate-limited', 'rate-limited'], ['suite-error', 'suite-error']] as const) {
+      const test = record({ rules: ['RULE-A', 'RULE-B'], outcome: 'failed', failure: undecided(category) });
+      assert.equal(outcomeForRule(test, 'RULE-A'), expected);
+      assert.equal(combineVerdicts([outcomeForRule(test, 'RULE-B')]), expected);
+    }
+  });
+
+  test('precedence: one real non-conformance shows fail; an undecided test outweighs a pass; skips weigh least', () => {
+    assert.equal(combineVerdicts(['unavailable', 'failed', 'rate-limited', 'suite-error']), 'fail');
+    assert.equal(combineVerdicts(['passed', 'unavailable']), 'unavailable');
+    assert.equal(combineVerdicts(['rate-limited', 'unavailable']), 'unavailable');
+    assert.equal(combineVerdicts(['unavailable', 'suite-error']), 'suite-error');
+    assert.equal(combineVerdicts(['passed', 'rate-limited', 'skipped']), 'rate-limited');
+    assert.equal(combineVerdicts(['skipped', 'blocked']), 'skip');
+  });
+
+  test('a test that failed on its own rule and then on the transport fails that rule and is undecided for its others', () => {
+    const test = record({
+      rules: ['RULE-A', 'RULE-B'],
+      outcome: 'failed',
+      failure: { ...failure(['RULE-B'], true)!, unattributedCategory: 'target-unavailable' },
+    });
+    assert.equal(outcomeForRule(test, 'RULE-B'), 'failed');
+    assert.equal(outcomeForRule(test, 'RULE-A'), 'unavailable');
+  });
+
+  test('a test skipped because the target was found unreachable earlier counts as unavailable, not as skipped', () => {
+    const test = record({ rules: ['RULE-A'], outcome: 'skipped', skipReason: 'target unavailable: not sent (GET /v1/balances/1); the target was found unreachable earlier in this run' });
+    assert.equal(outcomeForRule(test, 'RULE-A'), 'unavailable');
+    assert.equal(outcomeForRule(record({ rules: ['RULE-A'], outcome: 'skipped', skipReason: 'writes are off on a live target' }), 'RULE-A'), 'skipped');
+  });
+
+  test('matrix, coverage and their Markdown: own symbols, counted apart, explained in the legend', () => {
+    const tests: TestRecord[] = [
+      record({ title: 'a unavailable', rules: ['RULE-A'], outcome: 'failed', failure: undecided('target-unavailable'), requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 503 }] }),
+      record({ title: 'b rate limited', rules: ['RULE-B'], outcome: 'failed', failure: undecided('rate-limited') }),
+      record({ title: 'c suite error', rules: ['RULE-C'], outcome: 'failed', failure: undecided('suite-error') }),
+    ];
+    const matrix = buildMatrix(syntheticRules, columns, tests);
+    assert.deepEqual(
+      matrix.cells.map((found) => [found.rule, found.operation, found.verdict]),
+      [['RULE-A', 'getBalance', 'unavailable'], ['RULE-B', 'getCurrency', 'rate-limited'], ['RULE-C', 'deleteCustomer', 'suite-error']],
+    );
+    const coverage = buildCoverage(syntheticRules, tests);
+    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 0, skip: 0, unavailable: 1, 'rate-limited': 1, 'suite-error': 1, notCovered: 0 });
+    const header: RunHeader = { target: 'http://127.0.0.1:1/v1', environment: 'sandbox', runId: 'r1', finishedAt: '2026-01-01T00:00:00Z' };
+    const matrixText = renderMatrixMarkdown(matrix, header);
+    assert.match(matrixText, /^\| RULE-A \| documented \|  \| 🔌 503 \| ⚠️ not covered \|$/m);
+    assert.match(matrixText, /^\| RULE-B \| inferred \|  \|  \| 🚦 \|$/m);
+    assert.match(matrixText, /^\| RULE-C \| inferred \| 🐞 \|  \|  \|$/m);
+    assert.doesNotMatch(matrixText.split('Legend:')[0]!, /❌/, 'no cell reads as a broken rule');
+    const coverageText = renderCoverageMarkdown(coverage, header);
+    assert.match(coverageText, /^\| RULE-A \| documented \| 🔌 target unavailable \| 🔌 a unavailable \| target-unavailable: target unavailable: POST/m);
+    assert.match(coverageText, /3 rules: 0 pass, 0 fail, 1 suite error, 1 target unavailable, 1 rate limited, 0 skip, 0 not covered/);
+    for (const text of [matrixText, coverageText]) {
+      const legend = text.slice(text.indexOf('Legend:'));
+      for (const symbol of ['✅', '❌', '⏭️', '🔌', '🚦', '🐞', '⚠️']) assert.ok(legend.includes(symbol), `the legend explains ${symbol}`);
+    }
+  });
+
+  test('the reporter classifies a transport failure from its message (end to end on a fake test)', () => {
+    const recorded = recordOf(
+      fakeTest({
+        title: 'created',
+        rules: ['TXN-CREATE-2XX'],
+        outcome: 'unexpected',
+        status: 'failed',
+        statuses: [],
+        errors: ['TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); not repeated because it may have created something'],
+      }),
+      '/project',
+    );
+    assert.equal(recorded.failure?.unattributedCategory, 'target-unavailable');
+    assert.equal(outcomeForRule(recorded, 'TXN-CREATE-2XX'), 'unavailable');
+  });
+});
+
 describe('conformance matrix and rule coverage', () => {
   const tests: TestRecord[] = [
     record({ title: 'a on balance', rules: ['RULE-A'], requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 200 }] }),
@@ -187,7 +275,7 @@ describe('conformance matrix and rule coverage', () => {
     const coverage = buildCoverage(syntheticRules, tests);
     assert.deepEqual(coverage.rules.map((entry) => [entry.id, entry.verdict]), [['RULE-A', 'fail'], ['RULE-B', 'skip'], ['RULE-C', 'not covered']]);
     assert.deepEqual(coverage.uncovered, ['RULE-C']);
-    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 1, skip: 1, notCovered: 1 });
+    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 1, skip: 1, unavailable: 0, 'rate-limited': 0, 'suite-error': 0, notCovered: 1 });
     assert.equal(coverage.rules[0]?.tests[1]?.category, 'non-conformance-status');
   });
 

@@ -136,4 +136,37 @@ describe('before and during the run', () => {
       await mock.close();
     }
   });
+
+  test('transport faults never read as broken rules in the matrix and the coverage (issue 13, item 4)', { timeout: 240_000 }, async () => {
+    // Every fourth request answered 503: creations are not repeated (target unavailable), reads are retried.
+    const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults: 'status503=every:4,retryAfter=0' });
+    const outputDir = join(scratch, 'faults-in-matrix');
+    try {
+      const result = await suite(
+        { PCS_BASE_URL: mock.sandboxBaseUrl, PCS_SECRET_KEY: mock.sandboxKey, PCS_WORKERS: '1', PCS_RETRIES: '1', PCS_BALANCE_ID: '1', PCS_CURRENCY_ID: '1', PCS_RUNS: '5' },
+        outputDir,
+        [
+          join(projectRoot, 'tests/conformance/create-transaction.spec.ts'),
+          join(projectRoot, 'tests/conformance/payment-link.spec.ts'),
+          `--reporter=line,junit,${join(projectRoot, 'reporters', 'conformance-reporter.ts')}`,
+        ],
+      );
+      assert.equal(result.code, 1, result.stdout.slice(-2000));
+      assert.match(result.stdout, /target unavailable: POST \/v1\/transactions answered 503/, 'the faults did make tests fail');
+      assert.doesNotMatch(result.stdout, /\) violated by /, 'the target broke no rule');
+      const matrix = JSON.parse(readFileSync(join(outputDir, 'conformance-matrix.json'), 'utf8')) as { cells: Array<{ rule: string; verdict: string }> };
+      assert.deepEqual(matrix.cells.filter((found) => found.verdict === 'fail').map((found) => found.rule), [], 'no cell reads as a broken rule');
+      assert.ok(matrix.cells.some((found) => found.verdict === 'unavailable'), 'the faults show as target unavailable');
+      const coverage = JSON.parse(readFileSync(join(outputDir, 'rule-coverage.json'), 'utf8')) as { totals: Record<string, number> };
+      assert.equal(coverage.totals.fail, 0);
+      assert.ok((coverage.totals.unavailable ?? 0) > 0);
+      for (const file of ['conformance-matrix.md', 'rule-coverage.md']) {
+        const text = readFileSync(join(outputDir, file), 'utf8');
+        assert.doesNotMatch(text.slice(0, text.indexOf('Legend:')), /❌/, `${file}: no ❌ outside the legend`);
+        assert.match(text, /Legend: .*🔌/);
+      }
+    } finally {
+      await mock.close();
+    }
+  });
 });

@@ -9,18 +9,26 @@
  * lower case, URL-encoded, JSON-escaped and base64 (at every alignment, so that
  * base64("canary:") or a Basic credential is found too). Zero occurrences.
  *
+ * Also (issue 13, item 1): a target that echoes the key back in each of those encodings (in
+ * headers and bodies, so in every attachment); a run with Playwright's DEBUG=pw:* logging on;
+ * and runs with NODE_DEBUG, whose output would print the key, which refuse to start.
+ *
  *   node --import tsx --test tests/unit/secrets.test.ts
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { startMockServer, type RunningMock } from '../../mock/server.ts';
+import { leakingOptionsIn, refuseLeakingDiagnostics } from '../../support/lifecycle/debug-guard.ts';
+import { ConfigError } from '../../support/lifecycle/config.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-secrets-'));
@@ -123,14 +131,19 @@ function leaks(root: string, extra: { name: string; text: string }[]): string[] 
   return found;
 }
 
-async function runSuite(workDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; files: number }> {
+async function runSuite(
+  workDir: string,
+  args: string[],
+  options: { baseUrl?: string; env?: Record<string, string>; command?: string[] } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; files: number }> {
   mkdirSync(workDir, { recursive: true });
-  const child = spawn(process.execPath, [join(projectRoot, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(projectRoot, 'playwright.config.ts'), ...args], {
+  const command = options.command ?? [join(projectRoot, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(projectRoot, 'playwright.config.ts')];
+  const child = spawn(process.execPath, [...command, ...args], {
     // The working directory is the scanned folder too: whatever a reporter writes relative to it is searched.
     cwd: workDir,
     env: {
       ...process.env,
-      PCS_BASE_URL: mock.sandboxBaseUrl,
+      PCS_BASE_URL: options.baseUrl ?? mock.sandboxBaseUrl,
       PCS_SECRET_KEY: canary,
       PCS_ENVIRONMENT: 'sandbox',
       PCS_BALANCE_ID: '1',
@@ -144,6 +157,7 @@ async function runSuite(workDir: string, args: string[]): Promise<{ code: number
       PCS_PROPERTY_BUDGET_MS: '1500',
       CI: '',
       FORCE_COLOR: '0',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -195,4 +209,123 @@ describe('no key in anything a run writes', () => {
     assert.ok(filesUnder(join(workDir, 'blob-report')).some((file) => file.endsWith('.zip')), `a blob report was written; exit ${run.code}\n${run.stderr.slice(0, 2000)}`);
     assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
   });
+});
+
+/** Every encoded form of the credential a request carried, as a target that reflects it would write it. */
+function echoesOf(authorization: string): Record<string, string> {
+  const key = authorization.replace(/^Bearer\s+/i, '');
+  return {
+    raw: key,
+    lower: key.toLowerCase(),
+    upper: key.toUpperCase(),
+    url: encodeURIComponent(key),
+    form: new URLSearchParams({ key }).toString(),
+    json: JSON.stringify(key).slice(1, -1).replace(/\//g, '\\/'),
+    html: key.replace(/[^A-Za-z0-9]/g, (char) => `&#${char.charCodeAt(0)};`),
+    base64: Buffer.from(key).toString('base64'),
+    base64url: Buffer.from(key).toString('base64url'),
+    bearerBase64: Buffer.from(authorization).toString('base64'),
+    basic: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+    basicUser: `Basic ${Buffer.from(`user:${key}`).toString('base64url')}`,
+  };
+}
+
+/**
+ * A target that reflects the key: a proxy in front of the reference mock that adds every encoded
+ * form of the request's credential to each answer, as headers and, in JSON objects, as a field.
+ */
+async function echoingProxy(upstream: string): Promise<{ server: Server; baseUrl: string }> {
+  const origin = new URL(upstream);
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const forward = httpRequest(
+        { host: origin.hostname, port: origin.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: origin.host } },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => body.push(chunk));
+          answer.on('end', () => {
+            const echoes = echoesOf(String(incoming.headers.authorization ?? ''));
+            let text = Buffer.concat(body).toString('utf8');
+            try {
+              const json = JSON.parse(text) as unknown;
+              const holder = Array.isArray(json) ? json[0] : json;
+              if (holder && typeof holder === 'object') (holder as Record<string, unknown>).echo = { ...echoes, link: `https://pay.example.com/?key=${echoes.url}` };
+              text = JSON.stringify(json);
+            } catch {
+              // Not JSON: passed on as it is.
+            }
+            const headers: Record<string, string | string[]> = {};
+            for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
+            for (const [form, value] of Object.entries(echoes)) headers[`x-echo-${form}`] = value;
+            outgoing.writeHead(answer.statusCode ?? 502, headers).end(text);
+          });
+        },
+      );
+      forward.on('error', () => outgoing.destroy());
+      forward.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, baseUrl: `http://127.0.0.1:${port}${origin.pathname}` };
+}
+
+describe('the key in other forms and under debug output (issue 13, item 1)', () => {
+  test('a target that echoes the key URL-encoded, JSON- and HTML-escaped, in base64 and base64url: zero occurrences', { timeout: 240_000 }, async () => {
+    const proxy = await echoingProxy(mock.sandboxBaseUrl);
+    try {
+      const workDir = join(scratch, 'echo-run');
+      const run = await runSuite(workDir, ['tests/conformance/create-transaction.spec.ts', 'tests/conformance/balances-and-currencies.spec.ts', 'tests/conformance/properties/positive.spec.ts'], {
+        baseUrl: proxy.baseUrl,
+      });
+      assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+      const junit = readFileSync(join(workDir, 'reports', 'junit.xml'), 'utf8');
+      assert.match(junit, /x-echo-base64: \*\*\*/, `exchanges with the echoed (masked) key are in the reports; exit ${run.code}\n${run.stderr.slice(0, 2000)}`);
+      assert.ok(filesUnder(join(workDir, 'allure-results')).some((file) => /attachment/.test(file)), 'Allure attachments were written');
+    } finally {
+      await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
+    }
+  });
+
+  test("Playwright's own DEBUG=pw:* logging: the suite's requests do not go through Playwright, zero occurrences", { timeout: 240_000 }, async () => {
+    const workDir = join(scratch, 'pw-debug-run');
+    const run = await runSuite(workDir, ['tests/conformance/create-transaction.spec.ts', 'tests/conformance/authentication.spec.ts'], { env: { DEBUG: 'pw:*' } });
+    assert.match(run.stderr, /pw:test:protocol/, `Playwright's debug log was on; exit ${run.code}`);
+    assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+  });
+
+  test('which debug variables are refused: any NODE_DEBUG, NODE_DEBUG_NATIVE, and NODE_OPTIONS flags that write the key', () => {
+    assert.deepEqual(leakingOptionsIn('--max-old-space-size=4096 --import=file:///x/tsx/esm/index.mjs --inspect'), []);
+    assert.deepEqual(leakingOptionsIn('--report_on_signal --tls-keylog=/tmp/keys "--heapsnapshot-signal=SIGUSR2"'), ['--report-on-signal', '--tls-keylog', '--heapsnapshot-signal']);
+    refuseLeakingDiagnostics({ NODE_DEBUG: ' ', DEBUG: 'pw:*', NODE_OPTIONS: '--enable-source-maps' });
+    for (const env of [{ NODE_DEBUG: 'fs' }, { NODE_DEBUG: 'HTTP' }, { NODE_DEBUG_NATIVE: 'HTTP2SESSION' }, { NODE_OPTIONS: '--trace-tls' }]) {
+      assert.throws(() => refuseLeakingDiagnostics(env), (error: unknown) => error instanceof ConfigError && !error.message.includes('\n'), JSON.stringify(env));
+    }
+  });
+
+  for (const [variable, value] of [
+    ['NODE_DEBUG', 'net'],
+    ['NODE_DEBUG', 'http'],
+    ['NODE_DEBUG', 'HTTP,tls'],
+    ['NODE_DEBUG_NATIVE', 'HTTP2SESSION'],
+    ['NODE_OPTIONS', '--report-on-signal'],
+  ] as const) {
+    for (const [how, command] of [
+      ['playwright test', undefined],
+      ['the command', [join(projectRoot, 'bin', 'collect-conformance.mjs')]],
+    ] as const) {
+      test(`${variable}=${value} (${how}): refuses to start with one line naming it, exit 2, nothing written, no key`, { timeout: 120_000 }, async () => {
+        const workDir = join(scratch, `refused-${variable}-${value.replace(/\W/g, '')}-${how.replace(/\W/g, '')}`);
+        const run = await runSuite(workDir, [], { env: { [variable]: value }, ...(command ? { command: [...command] } : {}) });
+        assert.equal(run.code, 2, run.stderr.slice(0, 2000));
+        const lines = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.trim() !== '');
+        assert.equal(lines.length, 1, `one line:\n${run.stdout}${run.stderr}`);
+        assert.match(lines[0]!, new RegExp(`^collect-conformance: configuration error: ${variable}: `));
+        assert.equal(existsSync(join(workDir, 'reports', 'junit.xml')), false, 'no report was written');
+        assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+      });
+    }
+  }
 });
