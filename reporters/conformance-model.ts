@@ -19,7 +19,7 @@ export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
  * precondition); 'unavailable', 'rate-limited' or 'suite-error' when it failed without
  * deciding anything about the rule (see reporters/verdicts.ts).
  */
-export type RuleOutcome = Outcome | 'blocked' | 'unavailable' | 'rate-limited' | 'suite-error';
+export type RuleOutcome = Outcome | 'blocked' | 'unavailable' | 'rate-limited' | 'suite-error' | 'lenient';
 export type { Verdict } from './verdicts.ts';
 export type CoverageVerdict = Verdict | 'not covered';
 
@@ -48,6 +48,8 @@ export interface TestRecord {
   failure?: TestFailure;
   /** Why a skipped test was skipped (its 'skip' annotation). */
   skipReason?: string;
+  /** Inputs --strict refuses that the target accepted, by rule (the test's 'lenient' annotations: "<RULE-ID>: <what>"). */
+  lenient?: Array<{ rule: string; note: string }>;
 }
 
 export interface MatrixCell {
@@ -95,6 +97,8 @@ export interface RuleCoverageEntry {
     message?: string;
     /** For a blocked test: the rules whose failure stopped it. */
     blockedBy?: string[];
+    /** For a lenient pass: what the target accepted that --strict refuses. */
+    lenient?: string;
   }>;
 }
 
@@ -127,6 +131,7 @@ function outcomeOfCategory(category: FailureCategoryId): RuleOutcome {
  */
 export function outcomeForRule(test: TestRecord, ruleId: string): RuleOutcome {
   if (test.outcome === 'skipped' && test.skipReason !== undefined && skippedAsUnreachable.test(test.skipReason)) return 'unavailable';
+  if ((test.outcome === 'passed' || test.outcome === 'flaky') && test.lenient?.some((entry) => entry.rule === ruleId)) return 'lenient';
   if (test.outcome !== 'failed' || !test.failure) return test.outcome;
   const { rules, unattributed } = test.failure;
   if (rules.includes(ruleId)) return 'failed';
@@ -142,6 +147,7 @@ const verdictOfOutcome: Record<RuleOutcome, Verdict> = {
   unavailable: 'unavailable',
   'rate-limited': 'rate-limited',
   'suite-error': 'suite-error',
+  lenient: 'lenient',
 };
 
 /** The strongest verdict of a rule's tests (reporters/verdicts.ts): one non-conformance makes the rule fail. */
@@ -207,6 +213,7 @@ export function buildCoverage(rules: readonly Rule[], tests: readonly TestRecord
           outcome,
           ...(test.failure ? { category: test.failure.category, categoryName: test.failure.categoryName, message: test.failure.message } : {}),
           ...(outcome === 'blocked' && test.failure ? { blockedBy: test.failure.rules } : {}),
+          ...(outcome === 'lenient' ? { lenient: test.lenient!.find((entry) => entry.rule === rule.id)!.note } : {}),
         };
       }),
     };

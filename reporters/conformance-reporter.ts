@@ -15,7 +15,7 @@ import { rules } from '../contract/rules.ts';
 import { redact, registerSecret } from '../support/http/redact.ts';
 import { classifyFailure } from './categories.ts';
 import { buildCoverage, buildMatrix, ruleNamedBy, type Outcome, type TestRecord } from './conformance-model.ts';
-import { renderCoverageMarkdown, renderMatrixMarkdown, type RunHeader } from './markdown.ts';
+import { renderCoverageMarkdown, renderMatrixMarkdown, strictWarning, type RunHeader } from './markdown.ts';
 import { recordedRequests } from './status-annotation.ts';
 
 export interface ConformanceReporterOptions {
@@ -65,6 +65,13 @@ export function recordOf(test: TestCase, rootDir: string): TestRecord {
     outcome,
     requests,
   };
+  const lenient = (last?.annotations ?? test.annotations)
+    .filter((annotation) => annotation.type === 'lenient' && annotation.description)
+    .map((annotation) => {
+      const [rule = '', ...note] = annotation.description!.split(': ');
+      return { rule, note: redact(note.join(': ')) };
+    });
+  if (lenient.length > 0) record.lenient = lenient;
   if (outcome === 'skipped') {
     const skip = annotations.find((annotation) => annotation.type === 'skip' && annotation.description);
     if (skip?.description) record.skipReason = redact(skip.description);
@@ -141,6 +148,9 @@ export default class ConformanceReporter implements Reporter {
     write(outputFiles.coverageMarkdown, coverageMarkdown);
     const summary = process.env.GITHUB_STEP_SUMMARY;
     if (summary) appendFileSync(summary, redact(`${matrixMarkdown}\n${coverageMarkdown}\n`));
+    // What --strict would fail, in the console summary too (the run still exits 0 for it).
+    const warning = strictWarning(coverage);
+    if (warning !== null) process.stdout.write(`${redact(warning)}\n`);
   }
 
   printsToStdio(): boolean {

@@ -21,6 +21,7 @@ const outcomeMarks: Record<RuleOutcome, string> = {
   unavailable: `${verdictDefinition('unavailable').symbol} `,
   'rate-limited': `${verdictDefinition('rate-limited').symbol} `,
   'suite-error': `${verdictDefinition('suite-error').symbol} `,
+  lenient: `${verdictDefinition('lenient').symbol} `,
 };
 
 /** Outcomes that carry a failure message worth showing, in the order the coverage table picks one. */
@@ -94,12 +95,15 @@ export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader
   for (const entry of coverage.rules) {
     const failed = failingOutcomes.map((outcome) => entry.tests.find((test) => test.outcome === outcome)).find((test) => test !== undefined);
     const blocked = [...new Set(entry.tests.flatMap((test) => test.blockedBy ?? []))];
+    const lenient = entry.tests.find((test) => test.lenient !== undefined)?.lenient;
     const failure =
       failed?.message !== undefined
         ? `${failed.categoryName ?? failed.category ?? ''}: ${firstLine(failed.message)}`
         : blocked.length > 0
           ? `not checked where ${blocked.join(', ')} failed first`
-          : '';
+          : lenient !== undefined
+            ? `--strict fails it: ${lenient}`
+            : '';
     const tests = entry.tests.map((test) => `${outcomeMarks[test.outcome]}${test.title}`).join('<br>');
     lines.push(`| ${entry.id} | ${entry.kind} | ${verdictText(entry.verdict)} | ${cell(tests)} | ${cell(failure)} |`);
   }
@@ -110,5 +114,20 @@ export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader
     `Legend: ${verdictLegend()} ${notCoveredSymbol} no test covers the rule.`,
     '',
   );
+  return lines.join('\n');
+}
+
+/**
+ * The console's warning for rules that passed only leniently: what --strict would fail, visible
+ * without it (exit code 0). Null when there is none.
+ */
+export function strictWarning(coverage: RuleCoverage): string | null {
+  const lenient = coverage.rules.filter((entry) => entry.verdict === 'lenient');
+  if (lenient.length === 0) return null;
+  const symbol = verdictDefinition('lenient').symbol;
+  const lines = [
+    `collect-conformance: warning: ${lenient.length} rule(s) passed only because the target accepted input the reference leaves open to a lenient reading; --strict fails them:`,
+    ...lenient.map((entry) => `  ${symbol} ${entry.id}: ${entry.tests.find((test) => test.lenient !== undefined)?.lenient ?? ''}`.slice(0, 400)),
+  ];
   return lines.join('\n');
 }

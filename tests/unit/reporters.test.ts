@@ -24,7 +24,7 @@ import {
 } from '../../reporters/conformance-model.ts';
 import ConformanceReporter, { outputFiles, recordOf, stripAnsi } from '../../reporters/conformance-reporter.ts';
 import FreshAllureResults from '../../reporters/fresh-allure-results.ts';
-import { cell, firstLine, renderCoverageMarkdown, renderMatrixMarkdown, type RunHeader } from '../../reporters/markdown.ts';
+import { cell, firstLine, renderCoverageMarkdown, renderMatrixMarkdown, strictWarning, type RunHeader } from '../../reporters/markdown.ts';
 import { parseStatusAnnotation, recordedRequests } from '../../reporters/status-annotation.ts';
 import {
   allureCategories,
@@ -211,7 +211,7 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
       [['RULE-A', 'getBalance', 'unavailable'], ['RULE-B', 'getCurrency', 'rate-limited'], ['RULE-C', 'deleteCustomer', 'suite-error']],
     );
     const coverage = buildCoverage(syntheticRules, tests);
-    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 0, skip: 0, unavailable: 1, 'rate-limited': 1, 'suite-error': 1, notCovered: 0 });
+    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 0, skip: 0, unavailable: 1, 'rate-limited': 1, 'suite-error': 1, lenient: 0, notCovered: 0 });
     const header: RunHeader = { target: 'http://127.0.0.1:1/v1', environment: 'sandbox', runId: 'r1', finishedAt: '2026-01-01T00:00:00Z' };
     const matrixText = renderMatrixMarkdown(matrix, header);
     assert.match(matrixText, /^\| RULE-A \| documented \|  \| 🔌 503 \| ⚠️ not covered \|$/m);
@@ -225,6 +225,26 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
       const legend = text.slice(text.indexOf('Legend:'));
       for (const symbol of ['✅', '❌', '⏭️', '🔌', '🚦', '🐞', '⚠️']) assert.ok(legend.includes(symbol), `the legend explains ${symbol}`);
     }
+  });
+
+  test('a lenient pass (an open input --strict refuses was accepted) has its own symbol, its note, and the console warning', () => {
+    const tests: TestRecord[] = [
+      record({ title: 'open input', rules: ['RULE-A'], outcome: 'passed', lenient: [{ rule: 'RULE-A', note: 'POST /v1/transactions → 201: /amount = "1500" (string) accepted' }] }),
+      record({ title: 'other', rules: ['RULE-B'], outcome: 'passed' }),
+    ];
+    assert.equal(outcomeForRule(tests[0]!, 'RULE-A'), 'lenient');
+    const coverage = buildCoverage(syntheticRules, tests);
+    assert.deepEqual(
+      coverage.rules.map((entry) => [entry.id, entry.verdict]),
+      [['RULE-A', 'lenient'], ['RULE-B', 'pass'], ['RULE-C', 'not covered']],
+    );
+    const header: RunHeader = { target: 'http://127.0.0.1:1/v1', environment: 'sandbox', runId: 'r1', finishedAt: '2026-01-01T00:00:00Z' };
+    assert.match(renderCoverageMarkdown(coverage, header), /^\| RULE-A \| documented \| 🟡 lenient pass \| 🟡 open input \| --strict fails it: POST \/v1\/transactions → 201/m);
+    assert.match(renderMatrixMarkdown(buildMatrix(syntheticRules, columns, tests), header), /🟡/);
+    assert.match(strictWarning(coverage) ?? '', /^collect-conformance: warning: 1 rule\(s\) passed only because .*\n  🟡 RULE-A: POST/);
+    assert.equal(strictWarning(buildCoverage(syntheticRules, [tests[1]!])), null);
+    const recorded = recordOf(fakeTest({ title: 't', rules: ['RULE-A'], outcome: 'expected', status: 'passed', statuses: [], errors: [], lenient: ['RULE-A: POST /v1/transactions → 201: accepted'] }), '/project');
+    assert.deepEqual(recorded.lenient, [{ rule: 'RULE-A', note: 'POST /v1/transactions → 201: accepted' }]);
   });
 
   test('the reporter classifies a transport failure from its message (end to end on a fake test)', () => {
@@ -275,7 +295,7 @@ describe('conformance matrix and rule coverage', () => {
     const coverage = buildCoverage(syntheticRules, tests);
     assert.deepEqual(coverage.rules.map((entry) => [entry.id, entry.verdict]), [['RULE-A', 'fail'], ['RULE-B', 'skip'], ['RULE-C', 'not covered']]);
     assert.deepEqual(coverage.uncovered, ['RULE-C']);
-    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 1, skip: 1, unavailable: 0, 'rate-limited': 0, 'suite-error': 0, notCovered: 1 });
+    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 1, skip: 1, unavailable: 0, 'rate-limited': 0, 'suite-error': 0, lenient: 0, notCovered: 1 });
     assert.equal(coverage.rules[0]?.tests[1]?.category, 'non-conformance-status');
   });
 
@@ -315,6 +335,7 @@ function fakeTest(options: {
   status: 'passed' | 'failed' | 'skipped';
   statuses: string[];
   errors?: string[];
+  lenient?: string[];
 }): TestCase {
   const fake = {
     title: options.title,
@@ -325,7 +346,10 @@ function fakeTest(options: {
     results: [
       {
         status: options.status,
-        annotations: options.statuses.map((description) => ({ type: 'status', description })),
+        annotations: [
+          ...options.statuses.map((description) => ({ type: 'status', description })),
+          ...(options.lenient ?? []).map((description) => ({ type: 'lenient', description })),
+        ],
         errors: (options.errors ?? []).map((message) => ({ message })),
       },
     ],
