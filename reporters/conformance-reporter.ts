@@ -17,6 +17,7 @@ import { classifyFailure } from './categories.ts';
 import { buildCoverage, buildMatrix, ruleNamedBy, type Outcome, type TestRecord } from './conformance-model.ts';
 import { renderCoverageMarkdown, renderMatrixMarkdown, strictWarning, type RunHeader } from './markdown.ts';
 import { recordedRequests } from './status-annotation.ts';
+import { noteTiming, runTimingFile } from './run-timing.ts';
 
 export interface ConformanceReporterOptions {
   /** Where the four files go; default ${PCS_OUTPUT_DIR:-reports}. */
@@ -123,9 +124,21 @@ export default class ConformanceReporter implements Reporter {
     this.outputDir = options.outputDir ?? process.env.PCS_OUTPUT_DIR ?? 'reports';
   }
 
+  /** The run's timeline for npm run bench (reporters/run-timing.ts). */
+  private firstTestBegan: number | undefined;
+  private lastTestEnded: number | undefined;
+
   onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
     this.rootDir = config.rootDir;
+  }
+
+  onTestBegin(): void {
+    this.firstTestBegan ??= Date.now();
+  }
+
+  onTestEnd(): void {
+    this.lastTestEnded = Date.now();
   }
 
   onEnd(_result: FullResult): void {
@@ -151,6 +164,7 @@ export default class ConformanceReporter implements Reporter {
     // What --strict would fail, in the console summary too (the run still exits 0 for it).
     const warning = strictWarning(coverage);
     if (warning !== null) process.stdout.write(`${redact(warning)}\n`);
+    noteTiming({ firstTestBegan: this.firstTestBegan, lastTestEnded: this.lastTestEnded, reportersEnded: Date.now() }, runTimingFile({ PCS_OUTPUT_DIR: this.outputDir }));
   }
 
   printsToStdio(): boolean {

@@ -20,6 +20,7 @@ import type { Violation } from '../judgment/checks.ts';
 import { FastClient, outputDir, type CaseStep, type FastTarget } from '../http/fast-client.ts';
 import { RequestAbandoned, TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
 import { judgeInput, noteLenient, takeLenientNotes, type AcceptedChecks } from '../judgment/outcome.ts';
+import { addCost, peekCost, takeCosts } from '../reporting/request-costs.ts';
 import type { ClassifiedInput } from '../judgment/input-class.ts';
 import { operation, type OperationId } from '../../contract/operations.ts';
 import { redact } from '../http/redact.ts';
@@ -251,8 +252,9 @@ export function failureMessage<T>(
   return redact(lines.join('\n'));
 }
 
-function recordStats(testInfo: PropertyTestInfo, title: string, outcome: PropertyOutcome, startedAt: number): void {
+function recordStats(testInfo: PropertyTestInfo, title: string, outcome: PropertyOutcome, startedAt: number, costs: Record<string, number> | undefined): void {
   const line = JSON.stringify({
+    ...(costs === undefined ? {} : { costs }),
     runId: process.env.PCS_RUN_ID ?? null,
     title,
     file: testInfo.file,
@@ -285,7 +287,10 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
   let lastFailure: FailedCase | undefined;
   let transportFailure: TransportError | undefined;
   let cases = 0;
+  /** Time spent inside cases (the rest of the property's time is fast-check's: generating, filtering, shrinking). */
+  let casesMs = 0;
   takeLenientNotes(); // notes of an earlier test in this worker are not this one's
+  takeCosts(); // costs of an earlier test in this worker are not this one's
   try {
     let context: C;
     try {
@@ -300,6 +305,7 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       if (transportFailure) return;
       cases++;
       client.startCase();
+      const caseStarted = performance.now();
       try {
         await options.predicate(value, client, context);
       } catch (error) {
@@ -312,10 +318,13 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
         // The last failing case is the minimal counterexample: shrinking only moves to cases that fail.
         lastFailure = { error, steps: client.caseSteps.map((step) => ({ label: step.label, exchanges: [...step.exchanges] })) };
         throw error;
+      } finally {
+        casesMs += performance.now() - caseStarted;
       }
     });
     const runs = options.runs ? options.runs(settings) : settings.runs;
     const examples = typeof options.examples === 'function' ? options.examples(context) : (options.examples ?? []);
+    const checkStarted = performance.now();
     const details = await fc.check(property, {
       examples: examples.map((example) => [example] as [T]),
       // fast-check counts examples within numRuns (and cuts them to it): they come on top of the generated cases.
@@ -328,6 +337,12 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     });
     // Stopped by its budget, the property leaves its last case running: it may not send more (RequestAbandoned).
     client.close();
+    const checkedMs = performance.now() - checkStarted;
+    // What the cases spent outside the measured phases is the checks, the model and the test's own logic.
+    const measured = (['build', 'transport', 'parse', 'mask', 'ledger', 'validation'] as const).reduce((sum, phase) => sum + peekCost(phase), 0);
+    addCost('checks', Math.max(0, casesMs - measured));
+    addCost('generation', Math.max(0, checkedMs - casesMs));
+    const recordingStarted = performance.now();
     const outcome: PropertyOutcome = {
       runs: cases,
       requests: client.requests,
@@ -344,7 +359,8 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       contentType: 'text/plain',
       body: `seed ${details.seed}, ${cases} case(s), ${client.requests} request(s), ${outcome.durationMs} ms\n${client.summary()}\n`,
     });
-    recordStats(testInfo, title, outcome, startedAt);
+    addCost('recording', performance.now() - recordingStarted);
+    recordStats(testInfo, title, outcome, startedAt, takeCosts());
     // Not a verdict on the target's conformance: the transport's own error (its name and prefix classify it), or a skip
     // when an earlier test already found the target unreachable (as support/http/client.ts does).
     if (transportFailure instanceof TargetAlreadyUnreachable) testInfo.skip(true, transportFailure.message);

@@ -9,6 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
+import { addCost, peekCost, timed } from '../reporting/request-costs.ts';
 import type { Exchange } from './exchange.ts';
 import { RequestAbandoned, sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
 
@@ -137,12 +138,18 @@ export class FastClient {
   }
 
   async call(operationId: OperationId, options: FastCallOptions = {}): Promise<Exchange> {
-    const request = buildRequest(operationId, options, this.target.baseUrl, this.target.secretKey);
+    const request = timed('build', () => {
+      const built = buildRequest(operationId, options, this.target.baseUrl, this.target.secretKey);
+      if (built.data !== undefined) built.headers['content-length'] = String(Buffer.byteLength(built.data));
+      return built;
+    });
     const { op, url, headers, data } = request;
-    if (data !== undefined) headers['content-length'] = String(Buffer.byteLength(data));
 
     const started = performance.now();
+    const ledgerBefore = peekCost('ledger');
     const result = await sendWithPolicy(this.sender, { method: op.method, url, headers, data, operationId }, this.settings);
+    // The transport's time, less the ledger's, which the transport writes on the way (its own phase).
+    addCost('transport', performance.now() - started - (peekCost('ledger') - ledgerBefore));
     this.requests += result.attempts;
     const exchange = exchangeOf(operationId, request, result.response, started);
     const key = `${operationId} ${exchange.status}`;

@@ -8,6 +8,7 @@ import { exactText, stringifyJson } from '../../contract/big-integers.ts';
 import { parseJsonBody, type Exchange } from './exchange.ts';
 import { redact, redactHeaders } from './redact.ts';
 import type { IncomingResponse } from './transport.ts';
+import { timed } from '../reporting/request-costs.ts';
 
 /** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
 export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
@@ -59,8 +60,10 @@ export function buildRequest(operationId: OperationId, options: RequestOptions, 
 
 /** The exchange as the suite records it: secrets masked, the body parsed as JSON when it is JSON. */
 export function exchangeOf(operationId: OperationId, request: BuiltRequest, response: IncomingResponse, startedMs: number): Exchange {
+  const durationMs = Math.round(performance.now() - startedMs);
   const bodyText = response.body.toString('utf8');
-  return {
+  const parsed = timed('parse', () => parseJsonBody(bodyText));
+  return timed('mask', () => ({
     operation: operationId,
     method: request.op.method,
     path: request.path,
@@ -70,7 +73,7 @@ export function exchangeOf(operationId: OperationId, request: BuiltRequest, resp
     status: response.status,
     responseHeaders: redactHeaders(response.headers),
     bodyText: redact(bodyText),
-    ...parseJsonBody(bodyText),
-    durationMs: Math.round(performance.now() - startedMs),
-  };
+    ...parsed,
+    durationMs,
+  }));
 }

@@ -19,6 +19,7 @@ import { ConfigError } from '../lifecycle/config.ts';
 import { parseJson } from '../../contract/big-integers.ts';
 import { createdCustomerId, deletedCustomerId, inlineCustomerId, ledgerPath, recordCreatedCustomer, recordDeletedCustomer, type LedgerTarget } from '../lifecycle/ledger.ts';
 import { redact } from './redact.ts';
+import { timed } from '../reporting/request-costs.ts';
 
 export interface OutgoingRequest {
   method: string;
@@ -342,7 +343,7 @@ async function sendUnderPolicy(sender: Sender, request: OutgoingRequest, setting
     const limited = response.status === 429;
     const gateway = gatewayStatuses.has(response.status);
     if (!limited && !gateway) {
-      noteInLedger(settings, request, response);
+      timed('ledger', () => noteInLedger(settings, request, response));
       return { response, attempts, notes };
     }
 

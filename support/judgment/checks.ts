@@ -7,6 +7,7 @@
 import { isDateTime, validateAgainst, type SchemaName } from '../../contract/schemas.ts';
 import { describeValue, escapePointerToken, valueAtPointer } from '../../contract/json-pointer.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { timed } from '../reporting/request-costs.ts';
 
 export interface Violation {
   /** 'status', 'header <name>', or 'body <JSON pointer>'. */
@@ -61,7 +62,7 @@ export function bodyIsEmpty(exchange: Exchange): Violation[] {
 export function bodyMatchesSchema(exchange: Exchange, schema: SchemaName): Violation[] {
   const notJson = bodyIsJson(exchange);
   if (notJson.length > 0) return notJson;
-  return validateAgainst(schema, exchange.json).map((violation) => ({
+  return timed('validation', () => validateAgainst(schema, exchange.json)).map((violation) => ({
     location: `body ${violation.pointer === '' ? '/' : violation.pointer}`,
     expected: `${violation.expected} (schema ${schema})`,
     actual: violation.actual,

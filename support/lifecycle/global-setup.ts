@@ -12,6 +12,7 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import { noteTiming, runTimingFile } from '../../reporters/run-timing.ts';
 import { ConfigError, loadConfig, loadDotEnv, orExitOnConfigError } from './config.ts';
 import { startMockServer } from '../../mock/server.ts';
 import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCustomers, ledgerPath } from './cleanup.ts';
@@ -26,6 +27,7 @@ import { markerFilePath, transportSettings, transportVariables } from '../http/t
 export const configErrorExitCode = 2;
 
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  const setupStarted = Date.now();
   loadDotEnv();
   const suite = orExitOnConfigError(() => {
     refuseLeakingDiagnostics();
@@ -85,6 +87,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     process.exit(targetUnavailableExitCode);
   }
   if (probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
+  // A fresh timeline for this run (npm run bench reads it).
+  rmSync(runTimingFile(), { force: true });
+  noteTiming({ setupStarted, setupEnded: Date.now() });
 
   return async () => {
     // A termination signal from now on must let the deletions finish (support/lifecycle/termination.ts).
