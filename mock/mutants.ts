@@ -80,6 +80,7 @@ function applies(behaviour: Behaviour, operation: OperationId): boolean {
 
 function send(reply: FastifyReply, rewrite: Rewrite): FastifyReply {
   reply.code(rewrite.status ?? 200);
+  if (rewrite.headers) reply.headers(rewrite.headers);
   if (rewrite.text !== undefined) {
     reply.header('content-type', rewrite.contentType ?? 'text/plain; charset=utf-8');
     return reply.send(rewrite.text);
@@ -137,7 +138,8 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
     if (operation === undefined || !applies(behaviour, operation)) return;
     const state: Resolved = { operation, environment, hooks: hooksFor(behaviour) };
     resolved.set(request, state);
-    state.hooks.onRequest?.(context(request, state));
+    const rewrite = state.hooks.onRequest?.(context(request, state));
+    if (rewrite) return send(reply, rewrite);
   });
 
   app.addHook('preHandler', async (request, reply) => {
@@ -162,6 +164,7 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
     }
     const rewrite = state.hooks.onSend({ ...context(request, state), status: reply.statusCode, contentType, text, json });
     if (!rewrite) return payload;
+    if (rewrite.headers) reply.headers(rewrite.headers);
     if (rewrite.status !== undefined) reply.code(rewrite.status);
     if (rewrite.contentType === null) reply.removeHeader('content-type');
     else if (rewrite.contentType !== undefined) reply.header('content-type', rewrite.contentType);

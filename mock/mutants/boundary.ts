@@ -169,12 +169,21 @@ function concurrencyMutants(): Behaviour[] {
 }
 
 /** A store that forgets the oldest of what the mutant saw created once `keep` newer ones exist. */
-function forgetting(name: string, operation: OperationId, ruleId: string, keep: number, description: string, forget: (c: RequestContext, json: Record<string, unknown>) => void): Behaviour {
-  return mutant(name, 'state-after-many', [operation], ruleId, description, () => {
+function forgetting(
+  name: string,
+  operation: OperationId,
+  observedBy: OperationId,
+  ruleId: string,
+  keep: number,
+  description: string,
+  forget: (c: RequestContext, json: Record<string, unknown>) => void,
+): Behaviour {
+  // It touches `observedBy` too (doing nothing there): the rule it breaks is that operation's.
+  return mutant(name, 'state-after-many', [operation, observedBy], ruleId, description, () => {
     const seen: Array<Record<string, unknown>> = [];
     return {
       onSend: (c) => {
-        if (!isSuccess(c.status) || !isObject(c.json)) return undefined;
+        if (c.operation !== operation || !isSuccess(c.status) || !isObject(c.json)) return undefined;
         seen.push(c.json);
         while (seen.length > keep) forget(c, seen.shift()!);
         return undefined;
@@ -185,10 +194,10 @@ function forgetting(name: string, operation: OperationId, ruleId: string, keep: 
 
 function stateMutants(): Behaviour[] {
   return [
-    forgetting('createTransaction.state.forgotten-after-40', 'createTransaction', 'LINK-2XX', 40, 'transactions are forgotten once 40 newer ones exist', (c, json) => {
+    forgetting('createTransaction.state.forgotten-after-40', 'createTransaction', 'getPaymentLink', 'LINK-2XX', 40, 'transactions are forgotten once 40 newer ones exist', (c, json) => {
       if (typeof json.id === 'number') c.store.transactions.delete(json.id);
     }),
-    forgetting('getPaymentLink.state.tokens-forgotten-after-25', 'getPaymentLink', 'SEND-TOKEN-AS-RETURNED', 25, 'tokens are forgotten once 25 newer ones were issued', (c, json) => {
+    forgetting('getPaymentLink.state.tokens-forgotten-after-25', 'getPaymentLink', 'sendTransaction', 'SEND-TOKEN-AS-RETURNED', 25, 'tokens are forgotten once 25 newer ones were issued', (c, json) => {
       if (typeof json.token === 'string') c.store.tokens.delete(json.token);
     }),
   ];

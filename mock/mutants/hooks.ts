@@ -36,11 +36,16 @@ export interface Rewrite {
   json?: unknown;
   /** A body sent as is (takes precedence over json). */
   text?: string;
+  /** Extra response headers (Connection: close, Retry-After). */
+  headers?: Record<string, string>;
 }
 
 export interface Hooks {
-  /** Before authentication and body parsing: may change request headers. */
-  onRequest?(context: RequestContext): void;
+  /**
+   * Before authentication and body parsing: may change request headers, or answer at once
+   * (a server that looks a resource up before it checks the key).
+   */
+  onRequest?(context: RequestContext): Rewrite | void;
   /**
    * After parsing, before the handler: may change request.body / request.params, or answer at
    * once. A promise pauses the request (as a real server's storage call would), so that requests

@@ -196,7 +196,11 @@ function combine(...factories: Array<() => Hooks>): () => Hooks {
     const all = factories.map((factory) => factory());
     return {
       onRequest: (c) => {
-        for (const hooks of all) hooks.onRequest?.(c);
+        for (const hooks of all) {
+          const rewrite = hooks.onRequest?.(c);
+          if (rewrite) return rewrite;
+        }
+        return undefined;
       },
       preHandler: async (c) => {
         for (const hooks of all) {
@@ -211,8 +215,13 @@ function combine(...factories: Array<() => Hooks>): () => Hooks {
         for (const hooks of all) {
           const rewrite = hooks.onSend?.(current);
           if (!rewrite) continue;
-          const { json, text, ...rest } = merged ?? {};
-          merged = { ...rest, ...(rewrite.text === undefined && rewrite.json === undefined ? { json, text } : {}), ...rewrite };
+          const { json, text, headers, ...rest } = merged ?? {};
+          merged = {
+            ...rest,
+            ...(rewrite.text === undefined && rewrite.json === undefined ? { json, text } : {}),
+            ...rewrite,
+            ...(headers || rewrite.headers ? { headers: { ...headers, ...rewrite.headers } } : {}),
+          };
           let parsed: unknown = current.json;
           if (rewrite.text !== undefined) {
             try {
@@ -234,6 +243,52 @@ function combine(...factories: Array<() => Hooks>): () => Hooks {
     };
   };
 }
+
+
+/** Operations with an id in the path, and the collection that id is looked up in. */
+const lookupBeforeAuth = (): Hooks => ({
+  onRequest: (c) => {
+    const id = Number((c.request.params as Record<string, unknown>).id);
+    const collection =
+      c.operation === 'deleteCustomer' ? c.store.customers : c.operation === 'getPaymentLink' ? c.store.transactions : c.operation === 'getBalance' ? c.store.balances : c.store.currencies;
+    if (Number.isSafeInteger(id) && (collection as Map<number, unknown>).has(id)) return undefined;
+    return { status: 404, json: errorJson(404, 'not_found', 'no such resource') };
+  },
+});
+
+/** A body is JSON whatever its declared type: the declared Content-Type (or its absence) is ignored. */
+const anyContentType = (): Hooks => ({
+  onRequest: (c) => {
+    const headers = c.request.headers;
+    const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
+    if (hasBody && !/^application\/json\b/i.test(headers['content-type'] ?? '')) headers['content-type'] = 'application/json';
+  },
+});
+
+/** A server behind a proxy that closes every connection, a little slow. */
+const connectionCloseLatency = (): Hooks => ({
+  preHandler: () => new Promise<void>((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 3))),
+  onSend: () => ({ headers: { connection: 'close' } }),
+});
+
+/**
+ * A rate limiter that only a burst trips: 8 requests arriving within 20 ms get one 429 with
+ * Retry-After: 1. At most one every 5 s, so that a run pays a second now and then, not minutes.
+ */
+const rateLimitBursts = (): Hooks => {
+  const arrivals: number[] = [];
+  let lastLimited = 0;
+  return {
+    onRequest: () => {
+      const now = Date.now();
+      arrivals.push(now);
+      while (arrivals.length > 0 && arrivals[0]! < now - 20) arrivals.shift();
+      if (arrivals.length < 8 || now - lastLimited < 5_000) return undefined;
+      lastLimited = now;
+      return { status: 429, headers: { 'retry-after': '1' }, json: errorJson(429, 'rate_limited', 'too many requests at once: retry after 1 s') };
+    },
+  };
+};
 
 // ---- the behaviours, one choice at a time --------------------------------------------------
 
@@ -465,6 +520,12 @@ export function conformingVariants(): Behaviour[] {
     variant('variant.payment-url-deep-link', { gaps: ['payment-url'] }, ['getPaymentLink'], "the payment link is a mobile app's deep link (momo://pay/<token>)", () => ({
       onSend: (c) => (isSuccess(c.status) && isObject(c.json) && typeof c.json.token === 'string' ? { json: { ...c.json, url: `momo://pay/${encodeURIComponent(c.json.token)}` } } : undefined),
     })),
+
+    // Order of checks, declared Content-Types and the transport.
+    variant('variant.lookup-before-auth', { gaps: ['auth-order'] }, ['deleteCustomer', 'getPaymentLink', 'getBalance', 'getCurrency'], 'the resource is looked up before the key is checked: an unknown id gets 404 whatever the key', lookupBeforeAuth),
+    variant('variant.any-content-type', { gaps: ['request-content-type'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction', 'createCustomer'], 'every body is parsed as JSON, whatever Content-Type it declares (or none)', anyContentType),
+    variant('variant.connection-close-latency', { gaps: ['transport'] }, 'all', 'every answer closes its connection (Connection: close) after a few milliseconds of latency', connectionCloseLatency),
+    variant('variant.rate-limit-bursts', { gaps: ['transport'] }, 'all', 'a burst (8 requests within 20 ms) gets one 429 with Retry-After: 1, at most once every 5 s', rateLimitBursts),
 
     // The customer helper (not shown by the reference).
     variant('variant.no-customer-creation', { gaps: ['customer-creation'] }, ['createCustomer'], 'POST /customers does not exist (404): tests that need a customer are skipped', () => ({

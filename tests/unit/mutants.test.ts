@@ -19,6 +19,9 @@ import { ruleOfMessage, type TestOutcome } from '../../tools/mutation/playwright
 interface Answer {
   status: number;
   contentType: string | undefined;
+  /** Connection and Retry-After, where a behaviour sets them. */
+  connection: string | undefined;
+  retryAfter: string | undefined;
   body: unknown;
 }
 
@@ -58,8 +61,11 @@ function injector(mutant: string | undefined): { inject: Inject; keys: { sandbox
     } catch {
       body = response.body;
     }
-    const contentType = response.headers['content-type'];
-    return { status: response.statusCode, contentType: typeof contentType === 'string' ? contentType : undefined, body };
+    const header = (name: string): string | undefined => {
+      const value = response.headers[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    return { status: response.statusCode, contentType: header('content-type'), connection: header('connection'), retryAfter: header('retry-after'), body };
   };
   return { inject, keys: { sandbox: mock.sandboxKey, live: mock.liveKey }, close: () => mock.app.close() };
 }
@@ -139,10 +145,72 @@ async function probe(mutant: string | undefined): Promise<Answer[]> {
       }
     }
     for (const [method, url, body] of requests) await call(method, url, { body });
+    // Unknown resources with a wrong key: a server may look up first (404) or check the key first (401).
+    await call('DELETE', '/v1/customers/999999', { auth: null });
+    await call('POST', '/v1/transactions/999999/token', { auth: 'Bearer sk_wrong_0000' });
+    // Valid JSON declared as text/plain.
+    await call('POST', '/v1/transactions', { raw: JSON.stringify(transaction()), contentType: 'text/plain' });
+
+    // The valid key in other forms; null for fields a server may read as "not given".
+    for (const auth of [keys.sandbox, `Token ${keys.sandbox}`]) await call('GET', '/v1/currencies/1', { auth });
+    await call('POST', '/v1/transactions', { body: transaction({ currency: null, custom_metadata: null }) });
+    await call('POST', '/v1/transactions/mtn', { body: { token, phone_number: null } });
+
+    await edges(call);
+    await bursts(call, (value) => answers.push({ status: 0, contentType: undefined, connection: undefined, retryAfter: undefined, body: value }));
+    await manyRequests(call);
   } finally {
     await close();
   }
   return answers.map((answer) => ({ ...answer, body: mask(answer.body) }));
+}
+
+/** One request per edge the boundary mutants crash on or corrupt (mock/mutants/boundary.ts). */
+async function edges(call: Inject): Promise<void> {
+  const descriptions = ['d'.repeat(300), '', '   ', ' padded ', 'emoji 💥', 'café 漢字 שלום', 'nul \u0000 zero\u200bwidth', 'quote " back \\ slash'];
+  for (const description of descriptions) await call('POST', '/v1/transactions', { body: transaction({ description }) });
+  for (const amount of [0, -5, 2 ** 31, 2 ** 53 - 1]) await call('POST', '/v1/transactions', { body: transaction({ amount }) });
+  const wide = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, i]));
+  for (const custom_metadata of [{ a: { b: [1, { c: 2 }] } }, wide, { 'clé 鍵': 1 }]) await call('POST', '/v1/transactions', { body: transaction({ custom_metadata }) });
+  for (const callback_url of ['https://example.com/cb?a=%20b&c#frag', 'https://example.com:8443/cb', 'https://bücher.example/cb', 'https://example.com/c%20b']) {
+    await call('POST', '/v1/transactions', { body: transaction({ callback_url }) });
+  }
+  await call('POST', '/v1/transactions', { body: transaction({ customer: { email: 'a+b%c@example.com', firstname: 'Zoë', lastname: '王' } }) });
+  await call('POST', '/v1/transactions', { body: transaction({ customer: { id: 987_654_321 } }) });
+
+  // A customer deleted after a transaction references it.
+  const customer = idOf(await call('POST', '/v1/customers', { body: { email: 'gone@example.com' } }));
+  const orphan = idOf(await call('POST', '/v1/transactions', { body: transaction({ customer: { id: customer } }) }));
+  await call('DELETE', `/v1/customers/${customer}`);
+  const link = await call('POST', `/v1/transactions/${orphan}/token`);
+  const token = String((link.body as { token?: unknown } | undefined)?.token ?? '0');
+  for (const phone_number of [{ number: '+22997000001', country: 'bj' }, { number: '229 97 00 00 01', country: 'BJ' }]) {
+    await call('POST', '/v1/transactions/mtn', { body: { token, phone_number } });
+  }
+  for (const id of ['2147483648', '0', '007', '-1']) await call('DELETE', `/v1/customers/${id}`);
+  await call('POST', '/v1/transactions/12345678901234567/token');
+  await call('GET', '/v1/balances/12345678901234567');
+  await call('GET', '/v1/currencies/12345678901234567');
+  await call('GET', '/v1/currencies/1?expand=none');
+  await call('GET', '/v1/currencies/1/');
+}
+
+/** Requests sent together: creations, links and reads in flight at the same time. */
+async function bursts(call: Inject, note: (value: unknown) => void): Promise<void> {
+  const created = await Promise.all(Array.from({ length: 6 }, () => call('POST', '/v1/transactions', { body: transaction() })));
+  const links = await Promise.all(created.map((answer) => call('POST', `/v1/transactions/${idOf(answer)}/token`)));
+  // Tokens are masked in the answers: whether they are all different is noted on its own.
+  note({ distinctTokens: new Set(links.map((link) => JSON.stringify((link.body as { token?: unknown } | undefined)?.token))).size });
+  await Promise.all(Array.from({ length: 10 }, () => call('GET', '/v1/currencies/1')));
+}
+
+/** Long sequences: the first of many transactions and tokens must still be known. */
+async function manyRequests(call: Inject): Promise<void> {
+  const ids: number[] = [];
+  for (let i = 0; i < 45; i++) ids.push(idOf(await call('POST', '/v1/transactions', { body: transaction() })));
+  const tokens: string[] = [];
+  for (const id of ids) tokens.push(String(((await call('POST', `/v1/transactions/${id}/token`)).body as { token?: unknown } | undefined)?.token ?? '0'));
+  await call('POST', '/v1/transactions/mtn', { body: { token: tokens[0] } });
 }
 
 test('the catalogue holds at least 60 mutants that are not equivalent', () => {
