@@ -10,6 +10,7 @@ import https from 'node:https';
 import type { OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import { addCost, peekCost, timed } from '../reporting/request-costs.ts';
+import { wireSender } from './wire-sender.ts';
 import type { Exchange } from './exchange.ts';
 import { RequestAbandoned, sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
 
@@ -62,6 +63,11 @@ function keepAliveSender(agent: http.Agent, transport: typeof http | typeof http
       outgoing.on('error', (error: NodeJS.ErrnoException) => reject(Object.assign(describe(error), { stale: outgoing.reusedSocket && staleSocketCodes.has(error.code ?? '') })));
       outgoing.end(request.data);
     });
+  return retryStale(once);
+}
+
+/** A reset on a reused idle connection before any answer byte: the request was not received; sent once more. */
+function retryStale(once: Sender): Sender {
   return async (request, timeoutMs) => {
     try {
       return await once(request, timeoutMs);
@@ -99,7 +105,8 @@ function closableSender(send: Sender, isClosed: () => boolean, pending: Set<Prom
 }
 
 export class FastClient {
-  private readonly agent: http.Agent;
+  /** Closes the connections (node:http's agent, or the wire sender's pool). */
+  private readonly destroyConnections: () => void;
   private readonly sender: Sender;
   private readonly settings: TransportSettings;
   private closed = false;
@@ -116,8 +123,18 @@ export class FastClient {
     const transport = secure ? https : http;
     // Sockets reused by this worker's requests (no handshake per request): most run one at a time;
     // the concurrency property sends bursts of up to 16 at once.
-    this.agent = new transport.Agent({ keepAlive: true, maxSockets: 16, keepAliveMsecs: 1000 });
-    this.sender = closableSender(keepAliveSender(this.agent, transport), () => this.closed, this.pending);
+    // Plain HTTP: requests written on the sockets directly and read by node's own parser (a
+    // third of node:http's cost per request; support/http/wire-sender.ts). PCS_WIRE_CLIENT=node
+    // keeps node:http, for comparison or should a target misbehave with the direct path.
+    const wire = !secure && process.env.PCS_WIRE_CLIENT !== 'node' ? wireSender() : undefined;
+    if (wire) {
+      this.destroyConnections = () => wire.destroy();
+      this.sender = closableSender(retryStale(wire.send), () => this.closed, this.pending);
+    } else {
+      const agent = new transport.Agent({ keepAlive: true, maxSockets: 16, keepAliveMsecs: 1000 });
+      this.destroyConnections = () => agent.destroy();
+      this.sender = closableSender(keepAliveSender(agent, transport), () => this.closed, this.pending);
+    }
     // PCS_RETRIES, PCS_MAX_RPS, 429/503 handling and the target-unavailable marker: the suite's one transport policy.
     this.settings = transportSettings(target.timeoutMs);
   }
@@ -179,9 +196,9 @@ export class FastClient {
   close(): void {
     this.closed = true;
     if (this.pending.size === 0) {
-      this.agent.destroy();
+      this.destroyConnections();
       return;
     }
-    void Promise.allSettled([...this.pending]).then(() => this.agent.destroy());
+    void Promise.allSettled([...this.pending]).then(() => this.destroyConnections());
   }
 }
