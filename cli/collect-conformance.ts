@@ -6,9 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { UsageError } from './args.ts';
 import { helpText } from './help.ts';
 import { ExitCode } from './exit-codes.ts';
+// Subcommands are loaded when asked for: the mock's server and the rules catalogue are not the run's start-up cost.
 import { run } from './run.ts';
-import { mock } from './mock.ts';
-import { listRules } from './rules.ts';
 import { mockVersion } from '../mock/version.ts';
 
 export async function main(argv: string[]): Promise<number> {
@@ -22,8 +21,8 @@ export async function main(argv: string[]): Promise<number> {
     return ExitCode.pass;
   }
   try {
-    if (first === 'mock') return await mock(rest);
-    if (first === 'rules') return listRules(rest);
+    if (first === 'mock') return await (await import('./mock.ts')).mock(rest);
+    if (first === 'rules') return (await import('./rules.ts')).listRules(rest);
     if (first === 'run') return await run(rest);
     return await run(argv);
   } catch (error) {

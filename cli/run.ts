@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } from '../support/lifecycle/config.ts';
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
 import { prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
-import { propertySettings } from '../support/generation/properties.ts';
+import { propertySettings } from '../support/generation/property-settings.ts';
 import { transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';

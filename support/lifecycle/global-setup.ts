@@ -21,7 +21,7 @@ import { refuseLeakingDiagnostics } from './debug-guard.ts';
 import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
 import { registerSecret } from '../http/redact.ts';
-import { propertySettings } from '../generation/properties.ts';
+import { propertySettings } from '../generation/property-settings.ts';
 import { markerFilePath, transportSettings, transportVariables } from '../http/transport.ts';
 
 export const configErrorExitCode = 2;
