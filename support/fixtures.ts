@@ -60,6 +60,7 @@ type TestFixtures = {
   customers: CustomerFactory;
   /** Allure labels of every test (epic, feature, story, severity, reference link), from its rules. */
   allureLabels: void;
+  mutationKillsExpected: void;
 };
 
 type WorkerFixtures = { target: Target; settleRequests: void };
@@ -88,6 +89,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use();
       // Epic and feature depend on the operations the test called, known only now.
       await labelTestAfter(testInfo);
+    },
+    { auto: true },
+  ],
+
+  /**
+   * In a mutant batch of npm run mutation (project metadata `expectFailure`, set only by
+   * tools/mutation.playwright.config.ts), a failing test is the expected outcome: a kill.
+   * Marked expected once it happened, so that Playwright keeps the worker instead of
+   * replacing it after every kill (about a second each on two cores). Results keep their
+   * actual status, which is what the mutation run reads.
+   */
+  mutationKillsExpected: [
+    async ({}, use, testInfo) => {
+      await use();
+      if ((testInfo.project.metadata as { expectFailure?: boolean } | undefined)?.expectFailure && testInfo.status === 'failed') testInfo.fail();
     },
     { auto: true },
   ],

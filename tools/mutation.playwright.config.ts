@@ -6,15 +6,15 @@
  * - a variant (or the reference) project runs tests against one behaviour;
  * - a mutant batch project runs each of its tests against the mutant assigned to that test
  *   (a test appears once per project, so one batch holds many mutants). A kill is a failing
- *   test. Playwright replaces the worker after it, so once a mutant is killed its remaining
- *   tests run against the reference (tools/mutation/kill-registry.ts): one new worker per
- *   kill, not one per test that does not kill.
+ *   test, marked expected by the suite's fixture so that Playwright keeps its worker; once a
+ *   mutant is killed its remaining tests run against the reference
+ *   (tools/mutation/kill-registry.ts).
  */
-import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, test, type PlaywrightTestConfig } from '@playwright/test';
 import { readKilled } from './mutation/kill-registry.ts';
+import { setOutgoingHeaders } from '../support/http/transport.ts';
 import base from '../playwright.config.ts';
 
 export interface MutationPlanProject {
@@ -75,21 +75,17 @@ function currentBehaviour(): { behaviour: string } | undefined {
 }
 
 /**
- * In each worker (this file is loaded there too), every request made through node:http during
- * a test gets the header naming its behaviour. The suite's clients send through node:http, not
- * Playwright's request fixture (so extraHTTPHeaders would not reach them), and Playwright has no
- * per-project environment (so the base URL cannot differ per project). Only this mutation
- * configuration does this; the suite itself is unchanged.
+ * In each worker (this file is loaded there too), every request the suite sends during a test
+ * gets the header naming its behaviour, through the transport's hook for harness headers (both
+ * clients and both senders, node:http and the direct one, go through it). Playwright has no
+ * per-project environment, so the base URL cannot differ per project. Only this mutation
+ * configuration sets the hook; the suite itself is unchanged.
  */
 function tagRequestsWithBehaviour(): void {
-  const original = http.request;
-  const tagged = function (this: unknown, ...args: unknown[]): http.ClientRequest {
-    const request = Reflect.apply(original, this, args) as http.ClientRequest;
+  setOutgoingHeaders(() => {
     const current = currentBehaviour();
-    if (current && !request.headersSent) request.setHeader('x-pcs-mutant', current.behaviour);
-    return request;
-  };
-  http.request = tagged as typeof http.request;
+    return current ? { 'x-pcs-mutant': current.behaviour } : undefined;
+  });
 }
 
 if (process.env.TEST_WORKER_INDEX !== undefined) tagRequestsWithBehaviour();

@@ -303,7 +303,25 @@ export async function settleInFlight(maxWaitMs: number): Promise<number> {
   return pending.length;
 }
 
-async function sendUnderPolicy(sender: Sender, request: OutgoingRequest, settings: TransportSettings, random: () => number): Promise<TransportResult> {
+/**
+ * Headers a harness adds to every request of this process (npm run mutation names the behaviour
+ * the mock must serve, per test). Kept on globalThis under a registered symbol, so that a
+ * configuration file and the tests reach the same hook even if they load this module twice.
+ */
+const outgoingHeadersKey = Symbol.for('collect-conformance.outgoing-headers');
+type OutgoingHeaders = () => Record<string, string> | undefined;
+
+export function setOutgoingHeaders(headers: OutgoingHeaders | undefined): void {
+  (globalThis as Record<symbol, unknown>)[outgoingHeadersKey] = headers;
+}
+
+function withOutgoingHeaders(request: OutgoingRequest): OutgoingRequest {
+  const extra = ((globalThis as Record<symbol, unknown>)[outgoingHeadersKey] as OutgoingHeaders | undefined)?.();
+  return extra ? { ...request, headers: { ...request.headers, ...extra } } : request;
+}
+
+async function sendUnderPolicy(sender: Sender, original: OutgoingRequest, settings: TransportSettings, random: () => number): Promise<TransportResult> {
+  const request = withOutgoingHeaders(original);
   const name = requestName(request);
   const earlier = alreadyUnreachable(settings);
   if (earlier !== null) {

@@ -4,9 +4,9 @@
  * mutant batch fails (a kill), and the workers read it before sending a test's requests, so
  * that the remaining tests of a killed mutant run against the reference instead.
  *
- * Why: Playwright replaces a worker after every test whose outcome is not the expected one. A
- * mutant is killed by one of its tests and survived by the others, so each kill costs one
- * worker; the tests after it cost none.
+ * Why: the remaining tests of a killed mutant say nothing new and cost their full time (a
+ * property runs all its cases when it passes, only until the kill when it fails); against the
+ * reference they pass quickly. A kill keeps its worker (support/fixtures.ts marks it expected).
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
