@@ -3,8 +3,11 @@
  * live environment under /live/v1, each with its own key and its own in-memory data.
  * Every error is JSON with a 4xx status and one clear message; a 5xx would be a bug.
  */
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { EnvironmentStore, defaultStoreCap } from './store.ts';
+import { jsonDepthExceeds } from './http/json-depth.ts';
+import { EnvironmentStore, defaultStoreBytes, defaultStoreCap } from './store.ts';
 import { environmentRoutes } from './routes.ts';
 import { BadRequest } from './validation.ts';
 import { mockVersion, mockVersionHeader } from './version.ts';
@@ -17,13 +20,25 @@ export const defaultSandboxKey = 'sk_sandbox_collect_conformance_mock_0001';
 export const defaultLiveKey = 'sk_live_collect_conformance_mock_0001';
 /** Bodies above this size are refused with 413. */
 export const defaultBodyLimit = 64 * 1024;
+/** JSON nested deeper than this is refused with 400, before it is parsed or stored. */
+export const maxJsonDepth = 64;
+/** A request (headers and body) must arrive within this time, or its connection is closed (408). */
+export const defaultRequestTimeoutMs = 10_000;
+/** Open connections at once; further ones are closed by the server at once. */
+export const defaultMaxConnections = 1_000;
 
 export interface MockOptions {
   sandboxKey?: string;
   liveKey?: string;
   /** Records kept per collection and environment before the oldest is evicted. */
   storeCap?: number;
+  /** Bytes of records kept per environment before the oldest are evicted (mock/store.ts). */
+  storeBytes?: number;
   bodyLimit?: number;
+  /** Time for a whole request to arrive (slow or incomplete bodies are cut off with 408). */
+  requestTimeoutMs?: number;
+  /** Bound on open connections. */
+  maxConnections?: number;
   /** Log requests to stdout (pino); off by default. */
   logger?: boolean;
   /**
@@ -52,11 +67,41 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
   const sandboxKey = options.sandboxKey ?? defaultSandboxKey;
   const liveKey = options.liveKey ?? defaultLiveKey;
   const cap = options.storeCap ?? defaultStoreCap;
-  const stores = { sandbox: new EnvironmentStore('sandbox', cap), live: new EnvironmentStore('live', cap) };
+  const bytes = options.storeBytes ?? defaultStoreBytes;
+  const stores = { sandbox: new EnvironmentStore('sandbox', cap, bytes), live: new EnvironmentStore('live', cap, bytes) };
   let origin = 'http://127.0.0.1';
 
+  const requestTimeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
   const app = Fastify({
     logger: options.logger ?? false,
+    // A slow client (a body shorter than its Content-Length, chunks without an end) is cut off:
+    // node checks the timeouts every connectionsCheckingInterval, so it is a fraction of the timeout.
+    serverFactory: (handler) => {
+      const server = http.createServer(
+        { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeout / 4))) },
+        handler,
+      );
+      server.maxConnections = options.maxConnections ?? defaultMaxConnections;
+      return server;
+    },
+    // Node's own answers to malformed HTTP (bad request line, headers too large, time-outs) in the mock's shape.
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const code = status === 431 ? 'headers_too_large' : status === 408 ? 'request_timeout' : 'malformed_request';
+      const message = status === 431 ? 'request headers too large' : status === 408 ? 'the request did not arrive in time' : 'malformed HTTP request';
+      const body = JSON.stringify(errorBody(status, code, message));
+      if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+        socket.end(
+          `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${mockVersionHeader}: ${mockVersion}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+      } else socket.destroy();
+    },
+    // Fastify's own refusals before routing (a URL it cannot decode) in the mock's shape too.
+    frameworkErrors: (error, _request, reply) => {
+      // Fastify types this reply without routes; it is the plain reply of a 400.
+      const plain = reply as unknown as { code(status: number): typeof plain; header(name: string, value: string): typeof plain; send(body: unknown): unknown };
+      void plain.code(400).header(mockVersionHeader, mockVersion).send(errorBody(400, 'malformed_request', error.message));
+    },
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     // Never trust routing on odd input: unknown characters in paths are 404s, not 500s.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -70,10 +115,17 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
   // still send Content-Type: application/json); anything else goes to Fastify's safe parser.
   const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // Only JSON is read: a body declared as text/plain (or anything else) gets 415, as the README says.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    // Refused before parsing: nothing deeper than maxJsonDepth is parsed, validated or stored.
+    if (jsonDepthExceeds(text, maxJsonDepth)) {
+      done(new BadRequest(`the request body nests JSON deeper than ${maxJsonDepth} levels`, 400, 'too_deep'), undefined);
       return;
     }
     defaultJsonParser(request, text, done);

@@ -58,21 +58,78 @@ export interface PaymentIntentRecord {
 }
 
 export const defaultStoreCap = 50_000;
+/** Bytes of records kept per environment (records as JSON, UTF-16, plus overhead), before the oldest are evicted. */
+export const defaultStoreBytes = 64 * 1024 * 1024;
 
-/** A Map that forgets its oldest entry when it grows past its cap. */
-class CappedMap<K, V> extends Map<K, V> {
-  constructor(private readonly cap: number) {
+/** Bytes of the records an environment keeps, shared by its collections. */
+interface Evictable {
+  readonly size: number;
+  evictOldest(): void;
+}
+
+export class ByteBudget {
+  used = 0;
+  private readonly maps: Evictable[] = [];
+  constructor(readonly limit: number) {}
+  register(map: Evictable): void {
+    this.maps.push(map);
+  }
+  /** Evicts oldest records, from `first` and then the others, until the bytes fit the limit. */
+  fit(first: Evictable): void {
+    for (const map of [first, ...this.maps.filter((m) => m !== first)]) {
+      // The record just inserted stays (first.size > 1): it was accepted, it must be findable.
+      while (this.used > this.limit && map.size > (map === first ? 1 : 0)) map.evictOldest();
+      if (this.used <= this.limit) return;
+    }
+  }
+}
+
+/**
+ * A Map that forgets its oldest entry when it grows past its cap of records or when the
+ * environment's records exceed their byte budget: no sequence of accepted requests can exhaust
+ * the heap, whatever the size of each record (a 60 KiB custom_metadata counts as 60 KiB).
+ */
+export class CappedMap<K, V> extends Map<K, V> {
+  private readonly sizes = new Map<K, number>();
+  constructor(
+    private readonly cap: number,
+    private readonly budget?: ByteBudget,
+    private readonly sizeOf?: (value: V) => number,
+  ) {
     super();
+    budget?.register(this);
   }
   override set(key: K, value: V): this {
-    super.set(key, value);
-    while (this.size > this.cap) {
-      const oldest = this.keys().next();
-      if (oldest.done) break;
-      this.delete(oldest.value);
+    if (this.budget && this.sizeOf) {
+      this.forget(key);
+      const size = this.sizeOf(value);
+      this.sizes.set(key, size);
+      this.budget.used += size;
     }
+    super.set(key, value);
+    while (this.size > this.cap) this.evictOldest();
+    this.budget?.fit(this);
     return this;
   }
+  override delete(key: K): boolean {
+    this.forget(key);
+    return super.delete(key);
+  }
+  evictOldest(): void {
+    const oldest = this.keys().next();
+    if (!oldest.done) this.delete(oldest.value);
+  }
+  private forget(key: K): void {
+    const size = this.sizes.get(key);
+    if (size === undefined || !this.budget) return;
+    this.budget.used -= size;
+    this.sizes.delete(key);
+  }
+}
+
+/** Approximate bytes of a record: its JSON text, plus a fixed overhead for the object itself. */
+function recordBytes(value: unknown): number {
+  return 200 + JSON.stringify(value).length * 2;
 }
 
 function now(): string {
@@ -91,6 +148,8 @@ export class EnvironmentStore {
   readonly tokenOfTransaction: CappedMap<number, string>;
   readonly intents: CappedMap<number, PaymentIntentRecord>;
   readonly modes: ReadonlySet<string>;
+  /** The byte budget of this environment's records (used and limit). */
+  readonly bytes: ByteBudget;
   private nextCustomerId = 1;
   private nextTransactionId = 1;
   private nextIntentId = 1;
@@ -98,17 +157,21 @@ export class EnvironmentStore {
   constructor(
     readonly environment: 'sandbox' | 'live',
     cap: number = defaultStoreCap,
+    storeBytes: number = defaultStoreBytes,
   ) {
     const seed = seedFor(environment);
     this.accountId = seed.accountId;
     this.currencies = new Map(seed.currencies.map((currency) => [currency.id, currency]));
     this.balances = new Map(seed.balances.map((balance) => [balance.id, balance]));
     this.modes = new Set(seed.currencies.flatMap((currency) => currency.modes));
-    this.customers = new CappedMap(cap);
-    this.transactions = new CappedMap(cap);
+    this.bytes = new ByteBudget(storeBytes);
+    // Customers, transactions and intents hold what clients send (names, descriptions, metadata):
+    // they count against the byte budget. Tokens are short and capped by count.
+    this.customers = new CappedMap<number, CustomerRecord>(cap, this.bytes, recordBytes);
+    this.transactions = new CappedMap<number, TransactionRecord>(cap, this.bytes, recordBytes);
     this.tokens = new CappedMap(cap);
     this.tokenOfTransaction = new CappedMap(cap);
-    this.intents = new CappedMap(cap);
+    this.intents = new CappedMap<number, PaymentIntentRecord>(cap, this.bytes, recordBytes);
     // Ids start at an environment-specific offset so that a sandbox id is never valid live.
     const offset = environment === 'sandbox' ? 100 : 500_000;
     this.nextCustomerId = offset;
@@ -164,20 +227,27 @@ export class EnvironmentStore {
     return token;
   }
 
+  /**
+   * A payment intent, with a deterministic outcome so that every documented status and its
+   * event timestamp is met by the suite: without a phone number nothing can be sent yet
+   * (pending); with one, an even amount is sent (approved_at set) and an odd amount fails
+   * (canceled_at set, last_error_code "insufficient_funds").
+   */
   addIntent(transaction: TransactionRecord, mode: string, phone: PhoneNumberRecord | null): PaymentIntentRecord {
     const stamp = now();
+    const outcome = phone === null ? 'pending' : transaction.amount % 2 === 0 ? 'sent' : 'failed';
     const intent: PaymentIntentRecord = {
       id: this.nextIntentId++,
       reference: `pi_${randomBytes(6).toString('hex')}`,
       amount: transaction.amount,
-      status: 'pending',
+      status: outcome,
       currency_id: transaction.currency_id,
       mode,
-      last_error_code: null,
+      last_error_code: outcome === 'failed' ? 'insufficient_funds' : null,
       created_at: stamp,
       updated_at: stamp,
-      approved_at: null,
-      canceled_at: null,
+      approved_at: outcome === 'sent' ? stamp : null,
+      canceled_at: outcome === 'failed' ? stamp : null,
       deleted_at: null,
       payment_method_id: 1 + [...this.modes].indexOf(mode),
       transaction_key: randomBytes(16).toString('hex'),

@@ -11,7 +11,8 @@ export const callbackBase = 'https://example.com/collect-conformance/callback';
 
 export function transactionBody(target: Target, label: string): CreateTransactionBody {
   return {
-    description: `collect-conformance ${target.runId}: ${label}`.slice(0, 120),
+    // Cut to the safe length, then trimmed: a safe description has no white space at its ends.
+    description: `collect-conformance ${target.runId}: ${label}`.slice(0, 120).trim(),
     amount: randomInt(100, 100_000),
     currency: { iso: target.currencyIso },
     callback_url: `${callbackBase}/${target.runId}`,

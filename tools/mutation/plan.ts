@@ -51,8 +51,20 @@ export function coveringTests(behaviour: Behaviour, reference: TestOutcome[]): T
   return reference.filter((outcome) => outcome.operations.some((op) => operations.has(op)));
 }
 
-/** Of those, the tests tagged with the rule the mutant breaks. */
+/** A test checking this many rules or more (the stateful model checks nearly all) is broad. */
+export const broadTestRules = 12;
+const ruleTag = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
+const isBroad = (outcome: TestOutcome): boolean => outcome.tags.filter((tag) => ruleTag.test(tag)).length >= broadTestRules;
+
+/**
+ * Of those, the tests tagged with the rule the mutant breaks; broad tests only when the rule has
+ * no other. A broad test would sit in every mutant's list and force one batch project (one
+ * worker start) per mutant; a mutant the rule's own tests miss still meets it among its
+ * covering tests, in the second stage.
+ */
 export function ruleTests(mutant: Behaviour, reference: TestOutcome[]): TestOutcome[] {
-  return coveringTests(mutant, reference).filter((outcome) => outcome.tags.includes(mutant.rule!));
+  const tagged = coveringTests(mutant, reference).filter((outcome) => outcome.tags.includes(mutant.rule!));
+  const focused = tagged.filter((outcome) => !isBroad(outcome));
+  return focused.length > 0 ? focused : tagged;
 }
 

@@ -31,6 +31,7 @@ import type { Target } from '../../../support/lifecycle/target.ts';
 import { rule, type RuleKind } from '../../../contract/rules.ts';
 import type { CreateCustomerBody, CreateTransactionBody } from '../../../contract/types.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
+import { createdCustomerId } from '../../../support/lifecycle/ledger.ts';
 
 interface ModelTransaction {
   id: number;
@@ -79,11 +80,12 @@ class CreateCustomer implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     real.client.step(this.toString());
     const exchange = await real.client.call('createCustomer', { body: this.body });
-    const id = (exchange.json as { id?: unknown } | undefined)?.id;
+    // The id where the other tests read it: /id, /0/id or one object down (/data/id), as the README says.
+    const id = createdCustomerId(exchange.json);
     // Customer creation is the suite's helper (not shown by the reference): its failure is a precondition of deletion.
     needs('CUSTOMER-DELETE-204', exchange, [
       ...statusIsSuccess(exchange),
-      ...(typeof id === 'number' && Number.isSafeInteger(id) ? [] : [{ location: 'body /id', expected: 'an integer customer id', actual: describeValue(id) }]),
+      ...(id !== undefined ? [] : [{ location: 'body /id', expected: 'an integer customer id (at /id, /0/id or /<field>/id)', actual: describeValue(exchange.json) }]),
     ]);
     model.customers.push(id as number);
     real.leftovers.add(id as number);
@@ -299,8 +301,8 @@ async function hasCustomerCreation(client: FastClient): Promise<boolean> {
   const [body] = fc.sample(customerBody, { numRuns: 1, seed: 7 });
   const exchange = await client.call('createCustomer', { body, quiet: true });
   if ([404, 405, 501].includes(exchange.status)) return false;
-  const id = (exchange.json as { id?: unknown } | undefined)?.id;
-  if (typeof id === 'number') await client.call('deleteCustomer', { params: { id }, quiet: true });
+  const id = createdCustomerId(exchange.json);
+  if (id !== undefined) await client.call('deleteCustomer', { params: { id }, quiet: true });
   return true;
 }
 
