@@ -187,6 +187,10 @@ async function edges(call: Inject): Promise<void> {
   for (const phone_number of [{ number: '+22997000001', country: 'bj' }, { number: '229 97 00 00 01', country: 'BJ' }]) {
     await call('POST', '/v1/transactions/mtn', { body: { token, phone_number } });
   }
+  // An odd amount sent with a phone number fails (the reference mock's choice): canceled_at is set.
+  const odd = idOf(await call('POST', '/v1/transactions', { body: transaction({ amount: 1501 }) }));
+  const oddToken = String(((await call('POST', `/v1/transactions/${odd}/token`)).body as { token?: unknown } | undefined)?.token ?? '0');
+  await call('POST', '/v1/transactions/mtn', { body: { token: oddToken, phone_number: { number: '+22997000001', country: 'BJ' } } });
   for (const id of ['2147483648', '0', '007', '-1']) await call('DELETE', `/v1/customers/${id}`);
   await call('POST', '/v1/transactions/12345678901234567/token');
   await call('GET', '/v1/balances/12345678901234567');
