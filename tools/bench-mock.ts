@@ -1,9 +1,10 @@
 /**
- * The reference mock's throughput beside Prism's mock of the same specs/openapi.json,
+ * The reference mock's throughput beside a bare node:http server serving the same bytes
+ * (the ceiling of a Node server here) and beside Prism's mock of the same specs/openapi.json,
  * measured in the same run on loopback with autocannon (npm run bench calls this; or
  * npm run bench:mock). Figures are printed, never asserted.
  *
- *   npm run bench:mock -- --seconds 5 --connections 10
+ *   npm run bench:mock -- --seconds 5 --connections 10 [--no-prism]
  *
  * Both servers run in their own process (the mock through tsx, Prism from peers/), so that
  * autocannon, also in its own process, measures the server and not a shared event loop.
@@ -15,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const autocannonBin = resolve(root, 'node_modules/autocannon/autocannon.js');
@@ -115,6 +116,51 @@ async function startReferenceMock(port: number): Promise<{ child: ChildProcess; 
   return { child, base, key };
 }
 
+/**
+ * A bare node:http server answering each scenario with the bytes the mock answered it (status,
+ * Content-Type, body), read once from the mock: the ceiling of a Node server on this machine,
+ * measured in the same run, so that the mock's figure reads as a ratio (issue 12: at least 70 %).
+ * It reads every request body to its end, as a server must, and validates, stores and checks nothing.
+ */
+async function startBareServer(port: number, answers: Record<string, { status: number; contentType: string; body: string }>): Promise<{ child: ChildProcess; base: string }> {
+  const script = `
+    const http = require('node:http');
+    const answers = JSON.parse(process.env.BARE_ANSWERS);
+    const prepared = Object.fromEntries(Object.entries(answers).map(([key, a]) => [key, { status: a.status, headers: { 'content-type': a.contentType, 'content-length': Buffer.byteLength(a.body) }, body: a.body }]));
+    http.createServer((req, res) => {
+      const answer = prepared[req.method + ' ' + req.url] ?? { status: 404, headers: { 'content-length': 0 }, body: '' };
+      req.on('data', () => {});
+      req.on('end', () => { res.writeHead(answer.status, answer.headers); res.end(answer.body); });
+    }).listen(${port}, '127.0.0.1', () => process.stdout.write('ready\n'));`;
+  const child = spawn(process.execPath, ['-e', script], { cwd: root, env: { ...process.env, BARE_ANSWERS: JSON.stringify(answers) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((done, fail) => {
+    child.stdout!.once('data', () => done());
+    child.once('exit', (code) => fail(new Error(`the bare server exited with ${code}`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}/v1` };
+}
+
+/** What the mock answers each scenario: the bare server serves the same bytes. */
+async function mockAnswers(base: string, key: string): Promise<Record<string, { status: number; contentType: string; body: string }>> {
+  const answers: Record<string, { status: number; contentType: string; body: string }> = {};
+  for (const scenario of scenarios) {
+    const response = await fetch(base + scenario.path, {
+      method: scenario.method,
+      headers: { authorization: `Bearer ${key}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) },
+      ...(scenario.body ? { body: scenario.body } : {}),
+    });
+    answers[`${scenario.method} ${new URL(base + scenario.path).pathname}`] = { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
+  }
+  return answers;
+}
+
+export interface MockRatio {
+  scenario: string;
+  connections: number;
+  mock: number;
+  bare: number;
+}
+
 async function startPrism(port: number): Promise<{ child: ChildProcess; base: string }> {
   const command = existsSync(prismBin) ? [process.execPath, prismBin] : [prismShim];
   const child = spawn(command[0]!, [...command.slice(1), 'mock', '-h', '127.0.0.1', '-p', String(port), '--verboseLevel', 'error', resolve(root, 'specs/openapi.json')], {
@@ -153,6 +199,39 @@ function row(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
+/**
+ * The mock beside the bare server, per scenario, with 1 connection (the suite's generated
+ * requests, one at a time per worker) and with `connections`. Returns the ratios for npm run bench.
+ */
+export async function mockVersusBare(seconds: number, connections: number): Promise<MockRatio[]> {
+  const mock = await startReferenceMock(await freePort());
+  const bare = await startBareServer(await freePort(), await mockAnswers(mock.base, mock.key));
+  const ratios: MockRatio[] = [];
+  try {
+    for (const scenario of scenarios) {
+      for (const count of [...new Set([1, connections])]) {
+        await autocannon(mock.base + scenario.path, scenario, mock.key, 1, count);
+        const ours = await autocannon(mock.base + scenario.path, scenario, mock.key, seconds, count);
+        await autocannon(bare.base + scenario.path, scenario, mock.key, 1, count);
+        const theirs = await autocannon(bare.base + scenario.path, scenario, mock.key, seconds, count);
+        ratios.push({ scenario: scenario.name, connections: count, mock: ours.requestsPerSecond, bare: theirs.requestsPerSecond });
+      }
+    }
+  } finally {
+    await stop(mock.child);
+    await stop(bare.child);
+  }
+  return ratios;
+}
+
+export function ratioLines(ratios: MockRatio[]): string[] {
+  return [
+    row(['scenario', 'connections', 'reference mock req/s', 'bare node:http req/s', 'mock / bare']),
+    row(['---', '---:', '---:', '---:', '---:']),
+    ...ratios.map((r) => row([r.scenario, String(r.connections), String(r.mock), String(r.bare), `${Math.round((100 * r.mock) / Math.max(1, r.bare))} %`])),
+  ];
+}
+
 async function main(): Promise<void> {
   const seconds = option('--seconds', 5);
   const connections = option('--connections', 10);
@@ -160,6 +239,10 @@ async function main(): Promise<void> {
     process.stderr.write('bench-mock: autocannon is not installed (npm install)\n');
     process.exit(2);
   }
+  console.log(`bench-mock: the reference mock beside a bare node:http server serving the same bytes (autocannon, ${seconds} s each, same run)`);
+  for (const line of ratioLines(await mockVersusBare(seconds, connections))) console.log(line);
+  console.log('');
+  if (process.argv.includes('--no-prism')) return;
   const prismAvailable = ensurePeersInstalled() && (existsSync(prismBin) || existsSync(prismShim));
   const mock = await startReferenceMock(await freePort());
   const prism = prismAvailable ? await startPrism(await freePort()) : null;
@@ -186,4 +269,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -24,11 +24,11 @@ import { fileURLToPath } from 'node:url';
 import { startMockServer } from '../mock/server.ts';
 import { costPhases, type CostPhase } from '../support/reporting/request-costs.ts';
 import type { RunTiming } from '../reporters/run-timing.ts';
+import { mockVersusBare, ratioLines } from './bench-mock.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outputDir = resolve(root, process.env.PCS_OUTPUT_DIR ?? 'reports');
 const statsFile = resolve(outputDir, 'property-stats.jsonl');
-const benchMock = resolve(root, 'tools/bench-mock.ts');
 const autocannonBin = resolve(root, 'node_modules/autocannon/autocannon.js');
 
 interface StatsLine {
@@ -188,10 +188,12 @@ async function main(): Promise<number> {
     process.stdout.write(`\nthe conformance run failed; its last lines:\n${conformance.stdout.split('\n').slice(-30).join('\n')}\n`);
   }
 
-  if (existsSync(benchMock)) {
-    process.stdout.write('\ntools/bench-mock.ts:\n');
-    await run(process.execPath, ['--import', 'tsx', benchMock], process.env, true);
-  }
+  // The mock beside a bare node:http server serving the same bytes, in this run (Prism: npm run bench:mock).
+  process.stdout.write('\nthe reference mock beside a bare node:http server serving the same bytes (autocannon, 3 s each):\n');
+  const ratios = await mockVersusBare(3, 10);
+  process.stdout.write(`${ratioLines(ratios).join('\n')}\n`);
+  const lowest = Math.min(...ratios.map((r) => r.mock / Math.max(1, r.bare)));
+  process.stdout.write(`target: the mock ≥ 70 % of bare node:http ${verdict(lowest >= 0.7)} (lowest: ${Math.round(lowest * 100)} %)\n`);
   return conformance.code;
 }
 

@@ -24,6 +24,10 @@ export interface FuzzOptions {
   seed: number;
   maxSeconds: number;
   storeCap: number;
+  /** The mock's byte budget per environment in this run (small, so that large records reach it). */
+  storeBytes?: number;
+  /** The mock's request time-out in this run (short, so that slow clients are cut off quickly). */
+  requestTimeoutMs?: number;
 }
 
 export interface FuzzReport {
@@ -42,6 +46,13 @@ export interface FuzzReport {
   evictionChecked: boolean;
   seconds: number;
   stoppedByTime: boolean;
+  /** The highest byte count of the sandbox store seen during the run, and its budget. */
+  storeBytesMax?: number;
+  storeBytesLimit?: number;
+  /** Slow clients (incomplete bodies, chunks without end, headers trickled): how many, and how many the mock cut off in time. */
+  slowClients?: { sent: number; closedInTime: number; slowestMs: number };
+  /** Connections still open on the mock once every client is done. */
+  openConnectionsAfter?: number;
 }
 
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -87,10 +98,19 @@ function mutate(random: Random, value: unknown): unknown {
 }
 
 function deepNesting(random: Random): string {
-  const depth = int(random, 100, 20_000);
+  const depth = int(random, 60, random() < 0.2 ? 100_000 : 20_000);
   const open = random() < 0.5 ? '[' : '{"a":';
   const close = open === '[' ? ']' : '}';
-  return open.repeat(depth) + '1' + close.repeat(depth);
+  const nested = open.repeat(depth) + '1' + close.repeat(depth);
+  // Inside a valid creation's custom_metadata half of the time: nothing may be stored from it.
+  if (random() < 0.5) return nested;
+  return JSON.stringify({ description: 'deep', amount: 1000, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb' }).replace(/}$/, `,"custom_metadata":${nested}}`);
+}
+
+/** A valid creation whose custom_metadata fills most of the body limit: memory pressure on the byte budget. */
+function largeRecord(random: Random): string {
+  const size = int(random, defaultBodyLimit / 2, defaultBodyLimit - 400);
+  return JSON.stringify({ description: 'large', amount: 1000, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb', custom_metadata: { filler: 'x'.repeat(size) } });
 }
 
 function brokenJson(random: Random, tokens: string[]): string {
@@ -155,6 +175,7 @@ function generate(random: Random, key: string, tokens: string[], transactionIds:
     return { kind: 'bad JSON', method: 'POST', path: pick(random, ['/v1/transactions', '/v1/customers', '/v1/transactions/mtn']), headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(brokenJson(random, tokens), 'latin1') };
   }
   if (roll < 0.68) {
+    if (random() < 0.3) return { kind: 'large records', method: 'POST', path: '/v1/transactions', headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(largeRecord(random)) };
     return { kind: 'deep nesting', method: 'POST', path: pick(random, ['/v1/transactions', '/v1/transactions/mtn']), headers: { ...auth(), 'content-type': 'application/json' }, body: Buffer.from(deepNesting(random)) };
   }
   if (roll < 0.685) {
@@ -221,6 +242,32 @@ function sendRaw(port: number, payload: string): Promise<number | string> {
   });
 }
 
+/** Slow clients: a request that never completes. Resolves with the time the mock took to close the connection. */
+function sendSlow(port: number, key: string, random: Random, giveUpMs: number): Promise<number> {
+  const head = `POST /v1/transactions HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\n`;
+  const payload = pick(random, [
+    `${head}content-length: 500\r\n\r\n{"description":`, // a body shorter than its Content-Length
+    `${head}transfer-encoding: chunked\r\n\r\n5\r\n{"a":\r\n`, // chunks without the last one
+    `GET /v1/currencies/1 HTTP/1.1\r\nhost: 127.0.0.1\r\n`, // headers without their end
+  ]);
+  return new Promise((resolveSlow) => {
+    const started = performance.now();
+    const socket = net.connect(port, '127.0.0.1');
+    const giveUp = setTimeout(() => {
+      socket.destroy();
+      resolveSlow(Number.POSITIVE_INFINITY);
+    }, giveUpMs);
+    socket.on('error', () => undefined);
+    // Read what comes back (a 408): a socket that is never read never sees the server's end.
+    socket.resume();
+    socket.on('close', () => {
+      clearTimeout(giveUp);
+      resolveSlow(performance.now() - started);
+    });
+    socket.write(payload);
+  });
+}
+
 function sendOne(agent: http.Agent, port: number, request: FuzzRequest): Promise<{ status: number; body: string } | { error: string }> {
   return new Promise((resolve) => {
     let outgoing: http.ClientRequest;
@@ -248,7 +295,8 @@ export async function runFuzz(options: FuzzOptions, log: (line: string) => void 
   const random = seededRandom(options.seed);
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
-  const mock: RunningMock = await startMockServer({ host: '127.0.0.1', port: 0, storeCap: options.storeCap });
+  const requestTimeoutMs = options.requestTimeoutMs ?? 1_000;
+  const mock: RunningMock = await startMockServer({ host: '127.0.0.1', port: 0, storeCap: options.storeCap, storeBytes: options.storeBytes ?? 8 * 2 ** 20, requestTimeoutMs });
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
   const closingAgent = new http.Agent({ keepAlive: false });
   const report: FuzzReport = {
@@ -267,7 +315,12 @@ export async function runFuzz(options: FuzzOptions, log: (line: string) => void 
     evictionChecked: false,
     seconds: 0,
     stoppedByTime: false,
+    storeBytesMax: 0,
+    storeBytesLimit: mock.mock.stores.sandbox.bytes.limit,
+    slowClients: { sent: 0, closedInTime: 0, slowestMs: 0 },
   };
+  const slow = report.slowClients!;
+  const slowClients: Array<Promise<void>> = [];
   const tokens: string[] = [];
   const transactionIds: number[] = [];
   const started = performance.now();
@@ -286,6 +339,16 @@ export async function runFuzz(options: FuzzOptions, log: (line: string) => void 
       next += 1;
       const index = next;
       if (index % 20_000 === 0) log(`  ${index} requests, ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB RSS`);
+      if (index % 250 === 125) {
+        // A slow client in two hundred and fifty, left hanging: the mock must cut it off after its time-out.
+        slow.sent += 1;
+        slowClients.push(
+          sendSlow(mock.port, mock.sandboxKey, random, requestTimeoutMs + 5_000).then((ms) => {
+            if (ms <= requestTimeoutMs + 3_000) slow.closedInTime += 1;
+            slow.slowestMs = Math.max(slow.slowestMs, Math.round(ms));
+          }),
+        );
+      }
       if (index % 100 === 0) {
         // One malformed-HTTP request in a hundred, on its own connection.
         const outcome = await sendRaw(mock.port, pick(random, rawRequests));
@@ -311,6 +374,7 @@ export async function runFuzz(options: FuzzOptions, log: (line: string) => void 
         continue;
       }
       count(report.statuses, String(outcome.status));
+      report.storeBytesMax = Math.max(report.storeBytesMax ?? 0, mock.mock.stores.sandbox.bytes.used);
       if (outcome.status >= 500) report.serverErrors.push({ kind: request.kind, status: outcome.status, method: request.method, path: request.path.slice(0, 120) });
       if (request.kind === 'oversized') {
         if (outcome.status === 413) report.oversized.answered413 += 1;
@@ -332,6 +396,7 @@ export async function runFuzz(options: FuzzOptions, log: (line: string) => void 
   }
 
   await Promise.all(Array.from({ length: options.concurrency }, () => worker()));
+  await Promise.all(slowClients);
   report.seconds = Math.round((performance.now() - started) / 100) / 10;
 
   // Still alive and still right: a plain request is answered correctly after the abuse.
@@ -341,12 +406,15 @@ export async function runFuzz(options: FuzzOptions, log: (line: string) => void 
   const store = mock.mock.stores.sandbox;
   report.largestCollection = Math.max(store.customers.size, store.transactions.size, store.tokens.size, store.tokenOfTransaction.size, store.intents.size);
   // At the cap the oldest records are evicted: the first transaction created is gone once the cap was passed.
-  if (firstTransactionId !== null && store.transactions.size >= options.storeCap) {
+  // (or, with large records, past the byte budget first).
+  if (firstTransactionId !== null && (store.transactions.size >= options.storeCap || !store.transactions.has(firstTransactionId))) {
     const probe = await sendOne(agent, mock.port, { kind: 'eviction', method: 'POST', path: `/v1/transactions/${firstTransactionId}/token`, headers: { authorization: `Bearer ${mock.sandboxKey}` } });
     report.evictionChecked = !('error' in probe) && probe.status === 404;
   }
   agent.destroy();
   closingAgent.destroy();
+  await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+  report.openConnectionsAfter = await new Promise<number>((resolveCount) => mock.mock.app.server.getConnections((_error, open) => resolveCount(open ?? 0)));
   await mock.close();
   global.gc?.();
   const memory = process.memoryUsage();
@@ -369,13 +437,28 @@ export function verdict(report: FuzzReport, options: FuzzOptions, maxRssGrowthMb
   }
   if (report.largestCollection > options.storeCap) problems.push(`a store collection holds ${report.largestCollection} records, above the cap ${options.storeCap}`);
   if (report.rssAfterMb - report.rssBeforeMb > maxRssGrowthMb) problems.push(`RSS grew by ${report.rssAfterMb - report.rssBeforeMb} MB (bound ${maxRssGrowthMb} MB)`);
+  if (report.storeBytesMax !== undefined && report.storeBytesLimit !== undefined && report.storeBytesMax > report.storeBytesLimit) {
+    problems.push(`the store held ${report.storeBytesMax} bytes of records, above its budget of ${report.storeBytesLimit}`);
+  }
+  if (report.slowClients && report.slowClients.closedInTime < report.slowClients.sent) {
+    problems.push(`${report.slowClients.sent - report.slowClients.closedInTime} of ${report.slowClients.sent} slow clients were not cut off in time (slowest ${report.slowClients.slowestMs} ms)`);
+  }
+  if ((report.openConnectionsAfter ?? 0) > 2) problems.push(`${report.openConnectionsAfter} connections still open on the mock after every client was done`);
   if (report.sent < options.requests && !report.stoppedByTime) problems.push(`only ${report.sent} of ${options.requests} requests were sent`);
   return problems;
 }
 
 function parseArguments(argv: string[]): FuzzOptions {
-  const options: FuzzOptions = { requests: 100_000, concurrency: 32, seed: 1, maxSeconds: 300, storeCap: 2_000 };
-  const names: Record<string, keyof FuzzOptions> = { '--requests': 'requests', '--concurrency': 'concurrency', '--seed': 'seed', '--max-seconds': 'maxSeconds', '--store-cap': 'storeCap' };
+  const options: FuzzOptions = { requests: 100_000, concurrency: 32, seed: 1, maxSeconds: 300, storeCap: 2_000, storeBytes: 8 * 2 ** 20, requestTimeoutMs: 1_000 };
+  const names: Record<string, keyof FuzzOptions> = {
+    '--requests': 'requests',
+    '--concurrency': 'concurrency',
+    '--seed': 'seed',
+    '--max-seconds': 'maxSeconds',
+    '--store-cap': 'storeCap',
+    '--store-bytes': 'storeBytes',
+    '--request-timeout-ms': 'requestTimeoutMs',
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const flag = argv[index] ?? '';
     const [name, inline] = flag.split('=', 2) as [string, string | undefined];
@@ -409,13 +492,14 @@ async function main(): Promise<void> {
   console.log(`statuses: ${statuses}`);
   console.log(`client-side errors (connections the mock closed, e.g. after 413 or on malformed HTTP): ${JSON.stringify(report.clientErrors)}`);
   console.log(`5xx: ${report.serverErrors.length}; alive after: ${report.aliveAfter ? 'yes' : 'NO'}; oversized bodies: ${report.oversized.answered413}/${report.oversized.sent} answered 413`);
+  console.log(`store bytes: at most ${report.storeBytesMax} of a budget of ${report.storeBytesLimit}; slow clients cut off in time: ${report.slowClients?.closedInTime}/${report.slowClients?.sent} (slowest ${report.slowClients?.slowestMs} ms); connections open after: ${report.openConnectionsAfter}`);
   console.log(`memory: RSS ${report.rssBeforeMb} MB before, ${report.rssAfterMb} MB after (heap ${report.heapAfterMb} MB); largest store collection ${report.largestCollection} (cap ${report.storeCap}); oldest record evicted at the cap: ${report.evictionChecked ? 'yes' : 'not checked (fewer transactions than the cap)'}`);
   const problems = verdict(report, options);
   if (problems.length > 0) {
     for (const problem of problems) console.error(`fuzz-mock: FAIL: ${problem}`);
     process.exit(1);
   }
-  console.log('fuzz-mock: PASS: zero 5xx, no crash, bounded memory, 413 for every oversized body');
+  console.log('fuzz-mock: PASS: zero 5xx, no crash, bounded memory and store bytes, 413 for every oversized body, slow clients cut off');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -14,16 +14,18 @@ import { defaultBodyLimit } from '../../mock/app.ts';
 
 describe('fuzzing the mock', () => {
   test('4,000 random and malformed requests: no 5xx, alive, 413 for oversized bodies, store at its cap', { timeout: 120_000 }, async () => {
-    const options: FuzzOptions = { requests: 4_000, concurrency: 16, seed: 11, maxSeconds: 90, storeCap: 100 };
+    const options: FuzzOptions = { requests: 4_000, concurrency: 16, seed: 11, maxSeconds: 90, storeCap: 100, storeBytes: 1 * 2 ** 20, requestTimeoutMs: 300 };
     const report = await runFuzz(options);
     assert.deepEqual(verdict(report, options), []);
     assert.equal(report.sent, 4_000);
-    for (const kind of ['valid', 'wrong types', 'bad JSON', 'deep nesting', 'odd path', 'odd headers', 'odd method', 'raw malformed HTTP']) {
+    for (const kind of ['valid', 'wrong types', 'bad JSON', 'deep nesting', 'large records', 'odd path', 'odd headers', 'odd method', 'raw malformed HTTP']) {
       assert.ok((report.byKind[kind] ?? 0) > 0, `the fuzz sent ${kind} requests`);
     }
     assert.ok((report.statuses['400'] ?? 0) > 0 && (report.statuses['201'] ?? 0) > 0, 'both refusals and creations happened');
     assert.equal(report.largestCollection, 100, 'the store filled up to its cap and no further');
     assert.equal(report.evictionChecked, true, 'the oldest transaction was evicted at the cap');
+    assert.ok(report.slowClients!.sent >= 10 && report.slowClients!.closedInTime === report.slowClients!.sent, `slow clients cut off: ${JSON.stringify(report.slowClients)}`);
+    assert.ok(report.storeBytesMax! > 0 && report.storeBytesMax! <= report.storeBytesLimit!, `store bytes ${report.storeBytesMax} within ${report.storeBytesLimit}`);
   });
 
   test('the verdict fails on a 5xx, a crash, a missing 413 and a store past its cap (it can fail)', () => {
@@ -52,6 +54,9 @@ describe('fuzzing the mock', () => {
     assert.equal(verdict({ ...healthy, largestCollection: 6 }, options).length, 1);
     assert.equal(verdict({ ...healthy, rssAfterMb: 1_000 }, options).length, 1);
     assert.equal(verdict({ ...healthy, clientErrors: { 'valid: ECONNRESET': 1 } }, options).length, 1);
+    assert.equal(verdict({ ...healthy, storeBytesMax: 2_000, storeBytesLimit: 1_000 }, options).length, 1);
+    assert.equal(verdict({ ...healthy, slowClients: { sent: 3, closedInTime: 2, slowestMs: 60_000 } }, options).length, 1);
+    assert.equal(verdict({ ...healthy, openConnectionsAfter: 40 }, options).length, 1);
   });
 
   test('a body one byte over the limit gets 413 in the error shape', async () => {
