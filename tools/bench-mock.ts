@@ -131,7 +131,7 @@ async function startBareServer(port: number, answers: Record<string, { status: n
       const answer = prepared[req.method + ' ' + req.url] ?? { status: 404, headers: { 'content-length': 0 }, body: '' };
       req.on('data', () => {});
       req.on('end', () => { res.writeHead(answer.status, answer.headers); res.end(answer.body); });
-    }).listen(${port}, '127.0.0.1', () => process.stdout.write('ready\n'));`;
+    }).listen(${port}, '127.0.0.1', () => process.stdout.write('ready\\n'));`;
   const child = spawn(process.execPath, ['-e', script], { cwd: root, env: { ...process.env, BARE_ANSWERS: JSON.stringify(answers) }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((done, fail) => {
     child.stdout!.once('data', () => done());
