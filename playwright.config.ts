@@ -43,7 +43,7 @@ export default defineConfig({
     ['html', { open: 'never', outputFolder: `${outputRoot}/html` }],
     ['./reporters/fresh-allure-results.ts', { resultsDir: allureResultsDir }],
     [
-      'allure-playwright',
+      './reporters/allure-reporter.ts',
       {
         resultsDir: allureResultsDir,
         detail: false,

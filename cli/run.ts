@@ -129,10 +129,25 @@ function playwrightCli(): string {
  * suite lives once installed as a package: tsx's loader, registered in the runner and its
  * workers through NODE_OPTIONS, loads the suite's .ts files there.
  */
-export function withTypeScriptLoader(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function withTypeScriptLoader(env: NodeJS.ProcessEnv, suiteRoot: string = fileURLToPath(new URL('..', import.meta.url))): NodeJS.ProcessEnv {
+  // In a checkout Playwright's own transform loads everything: tsx's loader would only add a
+  // second loader thread to every worker and turn on source maps for every stack Playwright
+  // captures (each fixture, step and attachment): about a second of worker time per run (npm run profile).
+  if (!suiteRoot.split(/[\\/]/).includes('node_modules')) return env;
   const loader = `--import=${pathToFileURL(require.resolve('tsx/esm')).href}`;
   const current = env.NODE_OPTIONS ?? '';
   return current.includes(loader) ? env : { ...env, NODE_OPTIONS: `${current} ${loader}`.trim() };
+}
+
+/**
+ * PCS_CPU_PROFILE=DIR: the runner (which hosts the embedded mock and the reporters) and every
+ * worker write a V8 CPU profile into DIR (Node refuses --cpu-prof in NODE_OPTIONS; Playwright
+ * forks its workers with the runner's own Node arguments, so they inherit it). A profile holds
+ * function names and times, never the key. `npm run profile` runs and summarises it.
+ */
+export function profilerArguments(env: NodeJS.ProcessEnv): string[] {
+  const dir = env.PCS_CPU_PROFILE?.trim();
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`] : [];
 }
 
 /**
@@ -153,6 +168,7 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
   checkPassThrough(rest);
   prepareOutputDirectory(env.PCS_OUTPUT_DIR!, flags.has('output') ? '--output' : 'PCS_OUTPUT_DIR');
   prepareOutputDirectory(env.ALLURE_RESULTS_DIR?.trim() || 'allure-results', 'ALLURE_RESULTS_DIR');
+  if (env.PCS_CPU_PROFILE?.trim()) prepareOutputDirectory(env.PCS_CPU_PROFILE.trim(), 'PCS_CPU_PROFILE');
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -170,7 +186,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const marker = resolve(env.PCS_OUTPUT_DIR!, 'target-unavailable.txt');
   rmSync(marker, { force: true });
-  const { code, stoppedBy } = await runPlaywright(process.execPath, [playwrightCli(), ...playwrightArguments(flags, rest)], withTypeScriptLoader(env));
+  const { code, stoppedBy } = await runPlaywright(process.execPath, [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest)], withTypeScriptLoader(env));
   // Stopped by SIGTERM or SIGHUP: the runner has cleaned up; exit as a process killed by that signal would (143, 129).
   if (stoppedBy === 'SIGTERM' || stoppedBy === 'SIGHUP') return exitCodeForSignal(stoppedBy);
   if (code === ExitCode.usage || code === ExitCode.unavailable) return code;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../../cli/args.ts';
 import { checkPassThrough, checkReporters } from '../../cli/playwright-options.ts';
-import { environmentFromFlags, grepPattern, playwrightArguments, runFlags } from '../../cli/run.ts';
+import { environmentFromFlags, grepPattern, playwrightArguments, profilerArguments, runFlags, withTypeScriptLoader } from '../../cli/run.ts';
 import { rules } from '../../contract/rules.ts';
 import { ConfigError } from '../../support/lifecycle/config.ts';
 import { prepareOutputDirectory } from '../../support/lifecycle/output-directory.ts';
@@ -168,4 +168,19 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
     assert.deepEqual(readdirSync(nested), [], 'the write probe is removed');
     assert.throws(() => prepareOutputDirectory('/dev/null/x', 'PCS_OUTPUT_DIR'), (error: unknown) => error instanceof ConfigError && /\/dev\/null is not a directory/.test(error.message));
   });
+});
+
+test("tsx's loader reaches the runner and workers only where Playwright does not transpile: an installed package", () => {
+  const env = { NODE_OPTIONS: '--max-old-space-size=4096' };
+  assert.deepEqual(withTypeScriptLoader(env, '/home/ci/collect-conformance'), env);
+  const installed = withTypeScriptLoader(env, '/home/ci/project/node_modules/collect-conformance');
+  assert.match(installed.NODE_OPTIONS ?? '', /^--max-old-space-size=4096 --import=file:\/\/.*tsx\/dist\/esm\/index\.m?js$/);
+  // Added once, whatever the number of calls.
+  assert.equal(withTypeScriptLoader(installed, '/x/node_modules/collect-conformance'), installed);
+});
+
+test('PCS_CPU_PROFILE gives the runner (and so every worker) a CPU profile directory; unset, nothing', () => {
+  assert.deepEqual(profilerArguments({}), []);
+  assert.deepEqual(profilerArguments({ PCS_CPU_PROFILE: ' ' }), []);
+  assert.deepEqual(profilerArguments({ PCS_CPU_PROFILE: '/tmp/p' }), ['--cpu-prof', '--cpu-prof-dir=/tmp/p']);
 });

@@ -24,6 +24,7 @@ import {
 } from '../../reporters/conformance-model.ts';
 import ConformanceReporter, { outputFiles, recordOf, stripAnsi } from '../../reporters/conformance-reporter.ts';
 import FreshAllureResults from '../../reporters/fresh-allure-results.ts';
+import AllureReporter, { UnsyncedWriter } from '../../reporters/allure-reporter.ts';
 import { cell, firstLine, renderCoverageMarkdown, renderMatrixMarkdown, strictWarning, type RunHeader } from '../../reporters/markdown.ts';
 import { parseStatusAnnotation, recordedRequests } from '../../reporters/status-annotation.ts';
 import {
@@ -480,4 +481,32 @@ describe('fresh Allure results', () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+});
+
+test('the Allure writer writes the files of allure-js-commons, without fsync; the reporter installs it in place of the default one', async () => {
+  const { FileSystemWriter } = await import('allure-js-commons/sdk/reporter');
+  const ours = mkdtempSync(join(tmpdir(), 'cc-allure-ours-'));
+  const theirs = mkdtempSync(join(tmpdir(), 'cc-allure-theirs-'));
+  const source = join(ours, 'source.txt');
+  writeFileSync(source, 'copied');
+  try {
+    for (const writer of [new UnsyncedWriter(join(ours, 'out')), new FileSystemWriter({ resultsDir: join(theirs, 'out') })]) {
+      writer.writeResult({ uuid: 'r1', name: 'a test' } as never);
+      writer.writeGroup({ uuid: 'g1', children: [] } as never);
+      writer.writeAttachment('a1-attachment.txt', Buffer.from('body'));
+      writer.writeAttachmentFromPath('a2-attachment.txt', source);
+      writer.writeEnvironmentInfo({ target: 'mock', 'node.version': 'v20' });
+      writer.writeCategoriesDefinitions([{ name: 'broken rule' }]);
+      writer.writeGlobals('x-globals.json', { attachments: [], errors: [] });
+    }
+    for (const name of ['r1-result.json', 'g1-container.json', 'a1-attachment.txt', 'a2-attachment.txt', 'environment.properties', 'categories.json', 'x-globals.json']) {
+      assert.equal(readFileSync(join(ours, 'out', name), 'utf8'), readFileSync(join(theirs, 'out', name), 'utf8'), name);
+    }
+    const reporter = new AllureReporter({ resultsDir: join(ours, 'results') });
+    reporter.onBegin({ allTests: () => [], suites: [], entries: () => [] } as unknown as Suite);
+    assert.ok((reporter as unknown as { allureRuntime: { writer: unknown } }).allureRuntime.writer instanceof UnsyncedWriter);
+  } finally {
+    rmSync(ours, { recursive: true, force: true });
+    rmSync(theirs, { recursive: true, force: true });
+  }
 });
