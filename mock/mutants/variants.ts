@@ -317,6 +317,28 @@ const nullAsAbsent = (): Hooks => ({
   },
 });
 
+/**
+ * null read as "not given", and a transaction then shows null for the description or
+ * callback_url it was not given (the reference mock shows ""): the reference does not say what
+ * a transaction carries for a field nobody gave.
+ */
+const unsetFieldsNull = (): Hooks => {
+  const unset = new WeakSet<object>();
+  const hooks = nullAsAbsent();
+  return {
+    preHandler: (c) => {
+      const body = c.request.body;
+      if (c.operation === 'createTransaction' && isObject(body) && (body.description === null || body.callback_url === null)) unset.add(c.request);
+      return hooks.preHandler?.(c);
+    },
+    onSend: (c) => {
+      if (c.operation !== 'createTransaction' || !isSuccess(c.status) || !isObject(c.json) || !unset.has(c.request)) return undefined;
+      for (const field of ['description', 'callback_url']) if (c.json[field] === '') c.json[field] = null;
+      return { json: c.json };
+    },
+  };
+};
+
 const lenientFormats = (): Hooks => ({
   preHandler: (c) => {
     const body = c.request.body;
@@ -403,6 +425,7 @@ export function conformingVariants(): Behaviour[] {
 
     // Required fields, coercion, the prose's formats.
     variant('variant.null-as-absent', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given" in request bodies (the account\'s default currency when currency is null)', nullAsAbsent),
+    variant('variant.unset-fields-null', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given", and the transaction then shows null for a description or callback_url it was not given', unsetFieldsNull),
     variant('variant.coerce-numeric-strings', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'an amount sent as a string of digits read as that integer, a send phone number sent as a JSON number read as its digits', () => ({
       preHandler: (c) => {
         const body = c.request.body;

@@ -7,7 +7,8 @@
 import { replaceAt } from '../../contract/schema-paths.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { bodyMatchesSchema, eachElementValueEquals, type Violation } from './checks.ts';
-import { echoViolations } from './echo.ts';
+import { echoedFields, echoViolations } from './echo.ts';
+import { describeValue } from '../../contract/json-pointer.ts';
 import type { ClassifiedInput } from './input-class.ts';
 import type { Reading } from './readings.ts';
 
@@ -17,9 +18,16 @@ export function bodyAsRead(sent: unknown, pointer: string, reading: Reading): Re
   return read !== null && typeof read === 'object' && !Array.isArray(read) ? (read as Record<string, unknown>) : {};
 }
 
-/** An accepted creation: a Transaction carrying amount, description and callback_url as read. */
+/**
+ * An accepted creation: a Transaction carrying amount, description and callback_url as read.
+ * A field the server read as "not given" (sent as null, or left out) has no value to carry:
+ * the reference does not say what a transaction shows for it, so null or absence passes there
+ * (a value of the documented type, such as a default, passes too).
+ */
 export function acceptedTransaction(exchange: Exchange, read: Record<string, unknown>): Violation[] {
-  return [...bodyMatchesSchema(exchange, 'transaction'), ...echoViolations(exchange, read)];
+  const notGiven = new Set(echoedFields.filter((field) => read[field] === undefined).map((field) => `body /${field}`));
+  const unset = (violation: Violation): boolean => notGiven.has(violation.location) && (violation.actual === 'absent' || violation.actual === describeValue(null));
+  return [...bodyMatchesSchema(exchange, 'transaction').filter((violation) => !unset(violation)), ...echoViolations(exchange, read)];
 }
 
 /** An accepted send: payment intents of the transaction's amount. */
