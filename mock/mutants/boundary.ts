@@ -67,6 +67,10 @@ function edgeCrashes(): Behaviour[] {
     crashesOn('createTransaction.edge.callback-encoded-5xx', create, open, 'for a callback URL with percent-encoding', (c) => /%[0-9a-f]{2}/i.test(callback(c) ?? '')),
     crashesOn('createTransaction.edge.customer-email-5xx', create, open, 'for an inline customer e-mail with + or %', (c) => /[+%]/.test(text(customer(c)?.email) ?? '')),
     crashesOn('createTransaction.edge.customer-name-5xx', create, open, 'for inline customer names that are not printable ASCII', (c) => [customer(c)?.firstname, customer(c)?.lastname].some((name) => typeof name === 'string' && !/^[\x20-\x7e]+$/.test(name))),
+    crashesOn('createTransaction.edge.customer-phone-string-5xx', create, open, 'for an inline customer phone number sent as a string', (c) => {
+      const phoneNumber = customer(c)?.phone_number;
+      return isObject(phoneNumber) && typeof phoneNumber.number === 'string';
+    }),
     crashesOn('sendTransaction.edge.lower-case-country-5xx', send, 'SEND-OPEN-INPUT', 'for a country code not in upper case', (c) => typeof phone(c)?.country === 'string' && phone(c)!.country !== String(phone(c)!.country).toUpperCase()),
     crashesOn('sendTransaction.edge.phone-format-5xx', send, 'SEND-OPEN-INPUT', 'for a phone number with spaces or without +', (c) => typeof phone(c)?.number === 'string' && !/^\+\d+$/.test(String(phone(c)!.number))),
     crashesOn('deleteCustomer.edge.large-id-5xx', ['deleteCustomer'], 'CUSTOMER-DELETE-404', 'for a customer id of 2^31 or more', (c) => /^\d+$/.test(param(c, 'id')) && Number(param(c, 'id')) >= 2 ** 31),
@@ -90,6 +94,10 @@ function requestFormCrashes(): Behaviour[] {
     crashesOn('all.request.accept-5xx', everyOperation, form, 'when Accept is not exactly application/json (*/*, a list, none)', (c) => c.request.headers.accept !== 'application/json'),
     crashesOn('all.request.query-string-5xx', everyOperation, form, 'when the URL carries a query string', (c) => c.request.url.includes('?')),
     crashesOn('all.request.trailing-slash-5xx', everyOperation, form, 'when the path ends in a slash', (c) => /\/(\?|$)/.test(c.request.url)),
+    crashesOn('all.request.content-type-parameters-5xx', ['createTransaction', 'sendTransaction'], form, 'when the JSON body is declared with parameters or in another case (application/json; charset=utf-8, Application/JSON)', (c) => {
+      const declared = c.request.headers['content-type'];
+      return declared !== undefined && declared !== 'application/json';
+    }),
   ];
 }
 
@@ -120,6 +128,21 @@ function echoCorruption(): Behaviour[] {
     corrupt('control-stripped', 'descriptions with NUL and control characters removed', (json) => {
       if (typeof json.description === 'string') json.description = json.description.replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, '');
     }),
+  ];
+}
+
+/** A payment path that handles large amounts otherwise than the creation did: seen only when an edge amount is sent. */
+function largeAmountPayments(): Behaviour[] {
+  const intents = (name: string, description: string, change: (amount: number) => number): Behaviour =>
+    mutant(`sendTransaction.edge.${name}`, 'echo-edge', ['sendTransaction'], 'SEND-AMOUNT-MATCHES', `payment intents carry ${description}`, () => ({
+      onSend: (c) => {
+        if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
+        return { json: c.json.map((intent: unknown) => (isObject(intent) && typeof intent.amount === 'number' ? { ...intent, amount: change(intent.amount) } : intent)) };
+      },
+    }));
+  return [
+    intents('fee-above-a-million', 'a 1 % fee added to amounts above 1,000,000', (amount) => (amount > 1_000_000 ? amount + Math.round(amount / 100) : amount)),
+    intents('amount-through-float32', 'amounts rounded through a 32-bit float (odd amounts above 2^24 change)', (amount) => Math.fround(amount)),
   ];
 }
 
@@ -204,5 +227,5 @@ function stateMutants(): Behaviour[] {
 }
 
 export function boundaryMutants(): Behaviour[] {
-  return [...edgeCrashes(), ...requestFormCrashes(), ...echoCorruption(), ...concurrencyMutants(), ...stateMutants()];
+  return [...edgeCrashes(), ...requestFormCrashes(), ...echoCorruption(), ...largeAmountPayments(), ...concurrencyMutants(), ...stateMutants()];
 }

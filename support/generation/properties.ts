@@ -307,7 +307,13 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     // when an earlier test already found the target unreachable (as support/http/client.ts does).
     if (transportFailure instanceof TargetAlreadyUnreachable) testInfo.skip(true, transportFailure.message);
     if (transportFailure) throw transportFailure;
-    if (details.failed) {
+    // fast-check reports a property its budget stopped before any case ended as failed, with no error: nothing
+    // failed there (a slow target, a long sequence), what ran of the case held. It passes, and says so.
+    const stoppedInFirstCase = details.failed && details.interrupted && lastFailure === undefined && details.errorInstance == null;
+    if (stoppedInFirstCase) {
+      testInfo.annotations.push({ type: 'property', description: `stopped by the ${settings.budgetMs} ms budget (PCS_PROPERTY_BUDGET_MS) inside its first case: only what ran of it was checked` });
+    }
+    if (details.failed && !stoppedInFirstCase) {
       const failed: FailedCase = lastFailure ?? { error: details.errorInstance, steps: [] };
       const counterexample = details.counterexample as [T] | null;
       const message = failureMessage(title, { ...details, counterexample }, failed);

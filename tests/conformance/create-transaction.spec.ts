@@ -5,8 +5,8 @@
 import { test, expectRule, precondition, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
 import { bodyMatchesSchema, contentTypeIsJson, statusIsClientError, statusIsSuccess } from '../../support/judgment/checks.ts';
-import { creationPhoneNumber, customerBody, transactionBody } from '../../support/generation/bodies.ts';
-import { classifyField, classPhrase, declaredContentType } from '../../support/judgment/input-class.ts';
+import { creationPhoneNumber, customerBody, sendPhoneNumber, transactionBody } from '../../support/generation/bodies.ts';
+import { classifyField, classPhrase, declaredContentType, type ClassifiedInput } from '../../support/judgment/input-class.ts';
 import { expectInput } from '../../support/judgment/expect-rule.ts';
 import { echoViolations } from '../../support/judgment/echo.ts';
 import { acceptedTransaction, bodyAsRead, creationRule } from '../../support/judgment/accepted.ts';
@@ -51,6 +51,24 @@ test.describe('createTransaction: POST /transactions', () => {
     const body = { ...transactionBody(target, testInfo.title), customer: { email, firstname, lastname, phone_number: phone } };
     const exchange = await api.call('createTransaction', { body });
     expectRule('TXN-CREATE-PHONE-NUMBER-NUMERIC', exchange, statusIsSuccess(exchange));
+  });
+
+  // The resource table types the number "string or integer", the creation shape a number: a server following the
+  // shape may refuse the string form. Accept or refuse; never a 5xx.
+  const stringPhone: ClassifiedInput = {
+    class: 'accept-or-refuse',
+    strictRefuses: false,
+    readings: [{ kind: 'as-sent', value: undefined }],
+    what: '/customer/phone_number/number as a string of the international form',
+    why: 'the resource types the number "string or integer", the creation shape types it as a number',
+  };
+  test(`input ${stringPhone.what}: ${classPhrase(stringPhone)}`, covers('TXN-CREATE-OPEN-INPUT'), async ({ api, target }, testInfo) => {
+    requireWrites(target);
+    const { email, firstname, lastname } = customerBody(target);
+    const sent = transactionBody(target, testInfo.title);
+    const body = { ...sent, customer: { email, firstname, lastname, phone_number: sendPhoneNumber(target) } };
+    const exchange = await api.call('createTransaction', { body });
+    expectInput('TXN-CREATE-OPEN-INPUT', exchange, stringPhone, target.strict, () => acceptedTransaction(exchange, { ...sent }));
   });
 
   test('an existing customer referenced by id alone is accepted', covers('TXN-CREATE-CUSTOMER-BY-ID'), async ({ api, target, customers }, testInfo) => {

@@ -154,4 +154,39 @@ describe('requests the suite abandons', () => {
       assert.equal(markerText(outputDir), '', 'no "target unavailable" marker');
     });
   });
+
+  test('a property stopped by its budget inside its first case passes (fast-check calls that a failure, with no error) and says so', async () => {
+    await withOutputDir('budget-first', async () => {
+      let timeout = 60_000;
+      const annotations: Array<{ type: string; description?: string }> = [];
+      const testInfo = {
+        title: 'property: a first case longer than the budget',
+        file: 'unit',
+        parallelIndex: 0,
+        get timeout() {
+          return timeout;
+        },
+        setTimeout(value: number) {
+          timeout = value;
+        },
+        annotations,
+        skip() {},
+        async attach() {},
+      } as unknown as PropertyTestInfo;
+      // One case of five sequential creations of 300 ms each against a 700 ms budget.
+      const outcome = await runProperty({
+        testInfo,
+        env: { PCS_RUNS: '10', PCS_PROPERTY_BUDGET_MS: '700' },
+        echo: false,
+        target: { baseUrl, secretKey, timeoutMs: 10_000 },
+        arbitrary: fc.integer({ min: 100, max: 100_000 }),
+        async predicate(amount, client) {
+          for (let i = 0; i < 5; i++) await client.call('createTransaction', { body: { ...creation.body, amount } });
+        },
+      });
+      assert.equal(outcome.interrupted, true);
+      assert.ok(annotations.some((a) => /inside its first case/.test(a.description ?? '')), JSON.stringify(annotations));
+      await new Promise((resolve) => setTimeout(resolve, 2 * latencyMs + 200));
+    });
+  });
 });

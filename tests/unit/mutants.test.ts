@@ -170,6 +170,10 @@ async function edges(call: Inject): Promise<void> {
   const descriptions = ['d'.repeat(300), '', '   ', ' padded ', 'emoji 💥', 'café 漢字 שלום', 'nul \u0000 zero\u200bwidth', 'quote " back \\ slash'];
   for (const description of descriptions) await call('POST', '/v1/transactions', { body: transaction({ description }) });
   for (const amount of [0, -5, 2 ** 31, 2 ** 53 - 1]) await call('POST', '/v1/transactions', { body: transaction({ amount }) });
+  // A large odd amount, linked and sent: the payment path's own handling of large amounts.
+  const large = idOf(await call('POST', '/v1/transactions', { body: transaction({ amount: 2 ** 31 - 1 }) }));
+  const largeToken = String(((await call('POST', `/v1/transactions/${large}/token`)).body as { token?: unknown } | undefined)?.token ?? '0');
+  await call('POST', '/v1/transactions/mtn', { body: { token: largeToken } });
   const wide = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, i]));
   for (const custom_metadata of [{ a: { b: [1, { c: 2 }] } }, wide, { 'clé 鍵': 1 }]) await call('POST', '/v1/transactions', { body: transaction({ custom_metadata }) });
   for (const callback_url of ['https://example.com/cb?a=%20b&c#frag', 'https://example.com:8443/cb', 'https://bücher.example/cb', 'https://example.com/c%20b']) {
@@ -177,6 +181,7 @@ async function edges(call: Inject): Promise<void> {
   }
   await call('POST', '/v1/transactions', { body: transaction({ customer: { email: 'a+b%c@example.com', firstname: 'Zoë', lastname: '王' } }) });
   await call('POST', '/v1/transactions', { body: transaction({ customer: { id: 987_654_321 } }) });
+  await call('POST', '/v1/transactions', { body: transaction({ customer: { email: 'p@example.com', phone_number: { number: '+22997000001', country: 'BJ' } } }) });
 
   // A customer deleted after a transaction references it.
   const customer = idOf(await call('POST', '/v1/customers', { body: { email: 'gone@example.com' } }));
@@ -197,6 +202,7 @@ async function edges(call: Inject): Promise<void> {
   await call('GET', '/v1/currencies/12345678901234567');
   await call('GET', '/v1/currencies/1?expand=none');
   await call('GET', '/v1/currencies/1/');
+  await call('POST', '/v1/transactions', { raw: JSON.stringify(transaction()), contentType: 'application/json; charset=utf-8' });
 }
 
 /** Requests sent together: creations, links and reads in flight at the same time. */
