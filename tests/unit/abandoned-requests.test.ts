@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { FastClient, RequestAbandoned } from '../../support/http/fast-client.ts';
 import { markerFileName, sendWithPolicy, TransportError, type Sender, type TransportSettings } from '../../support/http/transport.ts';
-import { runProperty, type PropertyTestInfo } from '../../support/generation/properties.ts';
+import { runProperty } from '../../support/generation/properties.ts';
+import { fakeTestInfo } from './fake-test-info.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-abandoned-'));
 const secretKey = 'sk_sandbox_abandoned_requests_0001';
@@ -121,21 +122,7 @@ describe('requests the suite abandons', () => {
 
   test('a property stopped by its time budget mid-request passes and leaves no marker', async () => {
     await withOutputDir('budget', async (outputDir) => {
-      let timeout = 60_000;
-      const testInfo: PropertyTestInfo = {
-        title: 'property: abandoned at the budget',
-        file: 'unit',
-        parallelIndex: 0,
-        get timeout() {
-          return timeout;
-        },
-        setTimeout(value: number) {
-          timeout = value;
-        },
-        annotations: [],
-        skip() {},
-        async attach() {},
-      } as unknown as PropertyTestInfo;
+      const testInfo = fakeTestInfo('property: abandoned at the budget');
       // Cases of two sequential creations of 300 ms each against a 700 ms budget: the budget ends mid-request.
       const outcome = await runProperty({
         testInfo,
@@ -157,22 +144,7 @@ describe('requests the suite abandons', () => {
 
   test('a property stopped by its budget inside its first case passes (fast-check calls that a failure, with no error) and says so', async () => {
     await withOutputDir('budget-first', async () => {
-      let timeout = 60_000;
-      const annotations: Array<{ type: string; description?: string }> = [];
-      const testInfo = {
-        title: 'property: a first case longer than the budget',
-        file: 'unit',
-        parallelIndex: 0,
-        get timeout() {
-          return timeout;
-        },
-        setTimeout(value: number) {
-          timeout = value;
-        },
-        annotations,
-        skip() {},
-        async attach() {},
-      } as unknown as PropertyTestInfo;
+      const testInfo = fakeTestInfo('property: a first case longer than the budget');
       // One case of five sequential creations of 300 ms each against a 700 ms budget.
       const outcome = await runProperty({
         testInfo,
@@ -185,7 +157,7 @@ describe('requests the suite abandons', () => {
         },
       });
       assert.equal(outcome.interrupted, true);
-      assert.ok(annotations.some((a) => /inside its first case/.test(a.description ?? '')), JSON.stringify(annotations));
+      assert.ok(testInfo.annotations.some((a) => /inside its first case/.test(a.description ?? '')), JSON.stringify(testInfo.annotations));
       await new Promise((resolve) => setTimeout(resolve, 2 * latencyMs + 200));
     });
   });

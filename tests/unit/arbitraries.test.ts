@@ -23,11 +23,12 @@ import {
   schemaAt,
   wrongTypeFor,
 } from '../../support/generation/arbitraries.ts';
-import { holds, propertySettings, runProperty, type PropertyTestInfo } from '../../support/generation/properties.ts';
+import { holds, propertySettings, runProperty } from '../../support/generation/properties.ts';
 import { bodyValueEquals } from '../../support/judgment/checks.ts';
 import { registerSecret } from '../../support/http/redact.ts';
 import { ConfigError } from '../../support/lifecycle/config.ts';
 import type { CreateTransactionBody } from '../../contract/types.ts';
+import { fakeTestInfo } from './fake-test-info.ts';
 
 const names = [...schemaDocuments.keys()] as SchemaName[];
 
@@ -130,30 +131,6 @@ async function startBrokenServer(): Promise<{ baseUrl: string; close(): Promise<
     baseUrl: `http://127.0.0.1:${port}/v1`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-function fakeTestInfo(title: string): PropertyTestInfo & { attachments: string[] } {
-  const attachments: string[] = [];
-  let timeout = 60_000;
-  return {
-    title,
-    file: 'unit',
-    parallelIndex: 0,
-    get timeout() {
-      return timeout;
-    },
-    setTimeout(value: number) {
-      timeout = value;
-    },
-    annotations: [],
-    attachments,
-    skip(condition?: boolean, description?: string) {
-      if (condition !== false) throw new Error(`skipped: ${description ?? ''}`);
-    },
-    async attach(name: string, options?: { body?: string | Buffer }) {
-      attachments.push(`${name}\n${String(options?.body ?? '')}`);
-    },
-  } as PropertyTestInfo & { attachments: string[] };
 }
 
 async function failureOf(baseUrl: string, env: Record<string, string>): Promise<string> {
