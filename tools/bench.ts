@@ -128,15 +128,18 @@ async function conformanceRun(runId: string): Promise<Spawned & { command: strin
   return { ...result, command, startedAt };
 }
 
-async function loopbackCeiling(seconds: number): Promise<{ requestsPerSecond: number; latencyMs: number; errors: number }> {
+/** A creation as the generated traffic sends most: the ceiling of the dominant request, printed beside the issue's GET ceiling. */
+const creationBody = JSON.stringify({ description: 'bench', amount: 1500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb', custom_metadata: { bench: true } });
+
+async function loopbackCeiling(seconds: number, request: 'read' | 'creation' = 'read'): Promise<{ requestsPerSecond: number; latencyMs: number; errors: number }> {
   const mock = await startMockServer({ port: 0, host: '127.0.0.1' });
   try {
+    const target =
+      request === 'read'
+        ? [`${mock.sandboxBaseUrl}/balances/1`]
+        : ['-m', 'POST', '-H', 'content-type=application/json', '-b', creationBody, `${mock.sandboxBaseUrl}/transactions`];
     // autocannon runs in its own process, as the Playwright workers do, so that it does not share the mock's event loop.
-    const result = await run(
-      process.execPath,
-      [autocannonBin, '-c', '1', '-d', String(seconds), '-j', '-H', `authorization=Bearer ${mock.sandboxKey}`, `${mock.sandboxBaseUrl}/balances/1`],
-      process.env,
-    );
+    const result = await run(process.execPath, [autocannonBin, '-c', '1', '-d', String(seconds), '-j', '-H', `authorization=Bearer ${mock.sandboxKey}`, ...target], process.env);
     if (result.code !== 0) throw new Error(`autocannon failed (exit ${result.code}): ${result.stderr.split('\n')[0] ?? ''}`);
     const json = JSON.parse(result.stdout) as { requests: { average: number }; latency: { average: number }; errors: number; non2xx: number };
     return { requestsPerSecond: json.requests.average, latencyMs: json.latency.average, errors: json.errors + json.non2xx };
@@ -168,6 +171,7 @@ async function main(): Promise<number> {
 
   process.stdout.write('measuring the loopback ceiling (autocannon, 1 connection, 5 s)…\n');
   const ceiling = await loopbackCeiling(5);
+  const creationCeiling = await loopbackCeiling(3, 'creation');
 
   const wallSeconds = conformance.wallMs / 1000;
   const ratio = ceiling.requestsPerSecond > 0 ? aggregateRate / ceiling.requestsPerSecond : 0;
@@ -180,6 +184,7 @@ async function main(): Promise<number> {
     `                               ${number(perWorkerRate)} per worker (requests / ${(summedMs / 1000).toFixed(2)} s summed over the property tests)`,
     `loopback ceiling (autocannon, 1 connection, GET /v1/balances/1 on the same mock): ${number(ceiling.requestsPerSecond)} req/s, mean latency ${ceiling.latencyMs.toFixed(2)} ms${ceiling.errors ? `, ${ceiling.errors} error(s)/non-2xx` : ''}`,
     `ratio: generated req/s (both workers) / one-connection ceiling = ${(ratio * 100).toFixed(0)} %`,
+    `  (for comparison: the one-connection ceiling of a creation, POST /v1/transactions, the request the generated traffic sends most: ${number(creationCeiling.requestsPerSecond)} req/s; ratio ${((100 * aggregateRate) / Math.max(1, creationCeiling.requestsPerSecond)).toFixed(0)} %)`,
     ...costLines(lines, requests),
     `targets: run ≤ 8 s ${verdict(wallSeconds <= 8)}; ≥ 5,000 generated requests ${verdict(requests >= 5000)}; generated req/s ≥ 40 % of the ceiling ${verdict(ratio >= 0.4)}`,
   ];
