@@ -106,6 +106,14 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     // Never trust routing on odd input: unknown characters in paths are 404s, not 500s.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
+  // On the raw response, first of all hooks: every answer carries it, errors and
+  // the answers of injected faults and mutants included.
+  // A synchronous hook: an async onSend hook cost a promise per request (npm run bench).
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.raw.setHeader(mockVersionHeader, mockVersion);
+    done();
+  });
+
   // Injected transport faults (tests of the suite's transport); before the routes, so before authentication.
   if (options.faults) installFaults(app, options.faults);
   // Contract mutants and conforming variants (npm run mutation); before the routes, so their hooks run first.
@@ -129,13 +137,6 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
       return;
     }
     defaultJsonParser(request, text, done);
-  });
-
-  // On the raw response, before anything can fail: every answer carries it, errors included.
-  // A synchronous hook: an async onSend hook cost a promise per request (npm run bench).
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.raw.setHeader(mockVersionHeader, mockVersion);
-    done();
   });
 
   app.setErrorHandler((error: FastifyError | BadRequest, request, reply) => {
