@@ -339,6 +339,48 @@ const unsetFieldsNull = (): Hooks => {
   };
 };
 
+/**
+ * A Laravel-style server: every text of a creation trimmed, and an empty one read as "not given"
+ * (TrimStrings and ConvertEmptyStringsToNull); the transaction then shows null for a description
+ * or callback_url it was given empty.
+ */
+const emptyTextsNull = (): Hooks => {
+  const emptied = new WeakMap<object, string[]>();
+  return {
+    preHandler: (c) => {
+      const body = c.request.body;
+      if (c.operation !== 'createTransaction' || !isObject(body)) return undefined;
+      const fields: string[] = [];
+      for (const field of ['description', 'callback_url']) {
+        const value = body[field];
+        if (typeof value !== 'string') continue;
+        if (value.trim() === '') {
+          delete body[field];
+          fields.push(field);
+        } else body[field] = value.trim();
+      }
+      if (fields.length > 0) emptied.set(c.request, fields);
+      return undefined;
+    },
+    onSend: (c) => {
+      const fields = emptied.get(c.request);
+      if (!fields || !isSuccess(c.status) || !isObject(c.json)) return undefined;
+      for (const field of fields) c.json[field] = null;
+      return { json: c.json };
+    },
+  };
+};
+
+/** A server written in PHP: an empty JSON array where an object is expected is the empty object it decodes to. */
+const emptyArrayAsObject = (): Hooks => ({
+  preHandler: (c) => {
+    const body = c.request.body;
+    if (!isObject(body)) return undefined;
+    for (const field of ['custom_metadata', 'currency', 'phone_number']) if (Array.isArray(body[field]) && (body[field] as unknown[]).length === 0) body[field] = {};
+    return undefined;
+  },
+});
+
 const lenientFormats = (): Hooks => ({
   preHandler: (c) => {
     const body = c.request.body;
@@ -426,6 +468,8 @@ export function conformingVariants(): Behaviour[] {
     // Required fields, coercion, the prose's formats.
     variant('variant.null-as-absent', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given" in request bodies (the account\'s default currency when currency is null)', nullAsAbsent),
     variant('variant.unset-fields-null', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given", and the transaction then shows null for a description or callback_url it was not given', unsetFieldsNull),
+    variant('variant.empty-texts-null', { gaps: ['required-fields', 'echo'] }, ['createTransaction'], 'texts of a creation trimmed, and an empty one read as "not given" and shown as null (Laravel\'s TrimStrings and ConvertEmptyStringsToNull)', emptyTextsNull),
+    variant('variant.empty-array-as-object', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'an empty JSON array read as the empty object where an object is expected (a PHP decoder cannot tell them apart)', emptyArrayAsObject),
     variant('variant.coerce-numeric-strings', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'an amount sent as a string of digits read as that integer, a send phone number sent as a JSON number read as its digits', () => ({
       preHandler: (c) => {
         const body = c.request.body;

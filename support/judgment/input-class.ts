@@ -21,10 +21,17 @@ import { isRequiredAt, schemaAt } from '../../contract/schema-paths.ts';
 import { readingsOf, type Reading } from './readings.ts';
 import { doubleReading } from '../../contract/big-integers.ts';
 
-/** The value as sent and, for an integer beyond 2^53, as a parser reading numbers as doubles reads it. */
-function asSent(value: unknown): Reading[] {
+/**
+ * The value as sent and, for an integer beyond 2^53, as a parser reading numbers as doubles
+ * reads it; an empty (or white-space-only) text in a field the reference does not require,
+ * also as "not given", as frameworks that trim input and turn empty strings into null read it.
+ */
+function asSent(value: unknown, required: boolean): Reading[] {
+  const readings: Reading[] = [{ kind: 'as-sent', value }];
   const rounded = typeof value === 'number' ? doubleReading(value) : undefined;
-  return rounded === undefined ? [{ kind: 'as-sent', value }] : [{ kind: 'as-sent', value }, { kind: 'coerced', value: rounded, how: 'read as the nearest double (a JSON parser reading numbers as 64-bit floats)' }];
+  if (rounded !== undefined) readings.push({ kind: 'coerced', value: rounded, how: 'read as the nearest double (a JSON parser reading numbers as 64-bit floats)' });
+  if (!required && typeof value === 'string' && value.trim() === '') readings.push({ kind: 'absent', how: 'an empty text read as "not given"' });
+  return readings;
 }
 
 export type { InputClass } from '../../contract/rules.ts';
@@ -82,14 +89,14 @@ export function classifyField(name: SchemaName, pointer: string, value: unknown,
   if (validateFieldInLayer('reference', name, pointer, value).length === 0) {
     if (!usable(value)) return { class: 'must-refuse', strictRefuses: false, readings: [], what, why: 'no target can act on this value' };
     if (validateFieldInLayer('strict', name, pointer, value).length > 0) {
-      return { class: 'accept-or-refuse', strictRefuses: true, readings: asSent(value), what, why: 'the documented type, but not what the reference describes (--strict reads the description as a constraint)' };
+      return { class: 'accept-or-refuse', strictRefuses: true, readings: asSent(value, required), what, why: 'the documented type, but not what the reference describes (--strict reads the description as a constraint)' };
     }
     if (validateFieldInLayer('safe', name, pointer, value).length > 0) {
-      return { class: 'accept-or-refuse', strictRefuses: false, readings: asSent(value), what, why: "the documented type, outside the suite's usual range (the reference shows no bounds)" };
+      return { class: 'accept-or-refuse', strictRefuses: false, readings: asSent(value, required), what, why: "the documented type, outside the suite's usual range (the reference shows no bounds)" };
     }
     const pinned = options.pinned?.[pointer];
     if (pinned !== undefined && pinned !== value) {
-      return { class: 'accept-or-refuse', strictRefuses: false, readings: asSent(value), what, why: `the documented type, but not the target's own value ${describeValue(pinned)} (the reference leaves it to the account)` };
+      return { class: 'accept-or-refuse', strictRefuses: false, readings: asSent(value, required), what, why: `the documented type, but not the target's own value ${describeValue(pinned)} (the reference leaves it to the account)` };
     }
     return { class: 'must-accept', strictRefuses: false, readings: [{ kind: 'as-sent', value }], what, why: 'the documented type, in the safe range' };
   }

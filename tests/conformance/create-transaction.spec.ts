@@ -97,6 +97,7 @@ test.describe('createTransaction: POST /transactions', () => {
     ['/description', { text: 'x' }],
     ['/custom_metadata', 'x'],
     ['/custom_metadata', null],
+    ['/custom_metadata', []],
   ];
   for (const [pointer, value] of mistyped) {
     const input = classifyField('create-transaction-body', pointer, value);
