@@ -371,12 +371,15 @@ const emptyTextsNull = (): Hooks => {
   };
 };
 
-/** A server written in PHP: an empty JSON array where an object is expected is the empty object it decodes to. */
-const emptyArrayAsObject = (): Hooks => ({
+/** A server written in PHP: a JSON array where an object is expected is the keyed array it decodes to ([] is {}, [1] is {"0": 1}). */
+const arraysAsObjects = (): Hooks => ({
   preHandler: (c) => {
     const body = c.request.body;
     if (!isObject(body)) return undefined;
-    for (const field of ['custom_metadata', 'currency', 'phone_number']) if (Array.isArray(body[field]) && (body[field] as unknown[]).length === 0) body[field] = {};
+    for (const field of ['custom_metadata', 'currency', 'phone_number']) {
+      const value = body[field];
+      if (Array.isArray(value)) body[field] = Object.fromEntries(value.map((element: unknown, index: number) => [String(index), element]));
+    }
     return undefined;
   },
 });
@@ -469,7 +472,7 @@ export function conformingVariants(): Behaviour[] {
     variant('variant.null-as-absent', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given" in request bodies (the account\'s default currency when currency is null)', nullAsAbsent),
     variant('variant.unset-fields-null', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given", and the transaction then shows null for a description or callback_url it was not given', unsetFieldsNull),
     variant('variant.empty-texts-null', { gaps: ['required-fields', 'echo'] }, ['createTransaction'], 'texts of a creation trimmed, and an empty one read as "not given" and shown as null (Laravel\'s TrimStrings and ConvertEmptyStringsToNull)', emptyTextsNull),
-    variant('variant.empty-array-as-object', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'an empty JSON array read as the empty object where an object is expected (a PHP decoder cannot tell them apart)', emptyArrayAsObject),
+    variant('variant.arrays-as-objects', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'a JSON array where an object is expected read as the keyed object a PHP decoder makes of it ([] as {}, [1] as {"0": 1})', arraysAsObjects),
     variant('variant.coerce-numeric-strings', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'an amount sent as a string of digits read as that integer, a send phone number sent as a JSON number read as its digits', () => ({
       preHandler: (c) => {
         const body = c.request.body;

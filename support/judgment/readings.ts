@@ -5,8 +5,8 @@
  * servers coerce: ajv's type coercion (coerceTypes: 'array'), which Fastify applies to every
  * body it validates by default, reads "1000" as 1000, 1000 as "1000", true as 1, a one-element
  * array as its element, and null as 0, "" or false. A server may also read null as "not
- * given" for a field the reference does not require, and a server written in PHP cannot tell
- * an empty array from an empty object. Such a value is neither valid nor
+ * given" for a field the reference does not require, and a server written in PHP reads a JSON
+ * array where an object is expected as the object with keys 0, 1, ... Such a value is neither valid nor
  * meaningless: a server may refuse it or accept it as it read it (the "accept or refuse" class),
  * and the answer of a server that accepted it must carry the value as read.
  *
@@ -106,9 +106,11 @@ export function readingsOf(value: unknown, types: readonly JSONSchemaType[], opt
   if (coerced !== undefined && options.valid(coerced)) {
     readings.push({ kind: 'coerced', value: coerced, how: `read as ${JSON.stringify(coerced)} (a coercing parser's reading)` });
   }
-  // PHP decodes JSON objects and arrays to one kind of value: [] and {} are the same to a server written in it.
-  if (Array.isArray(value) && value.length === 0 && types.includes('object') && options.valid({})) {
-    readings.push({ kind: 'coerced', value: {}, how: 'read as {} (a PHP-style decoder, for which [] and {} are one value)' });
+  // PHP decodes JSON objects and arrays to one kind of value, an array with keys: to a server written in it,
+  // [] is {} and [1] is {"0": 1} (which the reference may allow: it shows no required field inside most objects).
+  if (Array.isArray(value) && types.includes('object') && !types.includes('array')) {
+    const keyed = Object.fromEntries(value.map((element, index) => [String(index), element]));
+    if (options.valid(keyed)) readings.push({ kind: 'coerced', value: keyed, how: `read as ${JSON.stringify(keyed)} (a PHP-style decoder, for which arrays and objects are one kind of value)` });
   }
   return readings;
 }

@@ -98,6 +98,7 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
     ['/phone_number/country', 'BEN'],
     ['/phone_number', null],
     ['/phone_number', []],
+    ['/phone_number', [1]],
     ['/phone_number/number', { digits: '22997000001' }],
   ];
   for (const [pointer, value] of mistyped) {

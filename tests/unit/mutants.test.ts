@@ -154,6 +154,7 @@ async function probe(mutant: string | undefined): Promise<Answer[]> {
     // The valid key in other forms; null for fields a server may read as "not given".
     for (const auth of [keys.sandbox, `Token ${keys.sandbox}`]) await call('GET', '/v1/currencies/1', { auth });
     await call('POST', '/v1/transactions', { body: transaction({ currency: null, custom_metadata: null }) });
+    await call('POST', '/v1/transactions', { body: transaction({ custom_metadata: [] }) });
     await call('POST', '/v1/transactions/mtn', { body: { token, phone_number: null } });
 
     await edges(call);
