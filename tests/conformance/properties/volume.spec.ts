@@ -1,9 +1,9 @@
 /**
  * Volume: what goes wrong only after many requests. Three hundred transactions (and, with a
- * larger PCS_RUNS, sixty to six hundred) are created one after another, then each is linked, the oldest first, then each token is
- * sent, the oldest first: a service that forgets records or tokens once enough newer ones
- * exist (a cache taken for a store, a capped table) loses the oldest. Shrinking finds the
- * smallest count at which it shows.
+ * larger PCS_RUNS, sixty to six hundred more per case) are created one after another, then
+ * each is linked, the oldest first, then each token is sent, the oldest first: a service that
+ * forgets records or tokens once enough newer ones exist (a cache taken for a store, a capped
+ * table) loses the oldest. The failure names the transaction and how many were created after it.
  */
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
