@@ -120,8 +120,7 @@ export class CappedMap<K, V> extends Map<K, V> {
       this.sizes.set(key, size);
       this.budget.used += size;
     }
-    // Map.prototype.set during construction (super()) runs before the fields exist; nothing is queued then.
-    if (this.born !== undefined && !super.has(key)) {
+    if (!super.has(key)) {
       const birth = this.births++;
       this.born.set(key, birth);
       this.queueKeys.push(key);

@@ -147,3 +147,28 @@ test('payment intents: pending without a phone number, sent (approved_at) for an
     await mock.close();
   }
 });
+
+test('a capped collection evicts its oldest record, not a key deleted and set again, and its queue of insertions stays bounded', async () => {
+  const { CappedMap, ByteBudget } = await import('../../mock/store.ts');
+  const map = new CappedMap<number, string>(3);
+  map.set(1, 'a').set(2, 'b').set(3, 'c');
+  map.delete(1);
+  map.set(1, 'a again'); // now the newest
+  map.set(4, 'd');
+  assert.deepEqual([...map.keys()], [3, 1, 4], 'the oldest (2) went, not 1, which was set again after its delete');
+  map.set(5, 'e');
+  assert.deepEqual([...map.keys()], [1, 4, 5]);
+  // Creations deleted by requests, never evicted: the queue does not grow with them.
+  const churn = new CappedMap<number, string>(10);
+  for (let i = 0; i < 100_000; i++) {
+    churn.set(i, 'x');
+    churn.delete(i);
+  }
+  assert.ok((churn as unknown as { queueKeys: unknown[] }).queueKeys.length < 5_000);
+  // The byte budget evicts the oldest records until the newest fits.
+  const budget = new ByteBudget(1_000);
+  const sized = new CappedMap<number, string>(1_000, budget, (value) => value.length);
+  for (let i = 0; i < 50; i++) sized.set(i, 'y'.repeat(100));
+  assert.equal(budget.used, 1_000);
+  assert.deepEqual([...sized.keys()], [40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
+});
