@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { startMockServer } from '../mock/server.ts';
 import { costPhases, type CostPhase } from '../support/reporting/request-costs.ts';
 import type { RunTiming } from '../reporters/run-timing.ts';
-import { mockVersusBare, ratioLines } from './bench-mock.ts';
+import { benchCreationBody, mockVersusBare, ratioLines } from './bench-mock.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outputDir = resolve(root, process.env.PCS_OUTPUT_DIR ?? 'reports');
@@ -128,16 +128,14 @@ async function conformanceRun(runId: string): Promise<Spawned & { command: strin
   return { ...result, command, startedAt };
 }
 
-/** A creation as the generated traffic sends most: the ceiling of the dominant request, printed beside the issue's GET ceiling. */
-const creationBody = JSON.stringify({ description: 'bench', amount: 1500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb', custom_metadata: { bench: true } });
-
+/** The one-connection ceiling of a read (the issue's figure) or of a creation, the request the generated traffic sends most. */
 async function loopbackCeiling(seconds: number, request: 'read' | 'creation' = 'read'): Promise<{ requestsPerSecond: number; latencyMs: number; errors: number }> {
   const mock = await startMockServer({ port: 0, host: '127.0.0.1' });
   try {
     const target =
       request === 'read'
         ? [`${mock.sandboxBaseUrl}/balances/1`]
-        : ['-m', 'POST', '-H', 'content-type=application/json', '-b', creationBody, `${mock.sandboxBaseUrl}/transactions`];
+        : ['-m', 'POST', '-H', 'content-type=application/json', '-b', benchCreationBody, `${mock.sandboxBaseUrl}/transactions`];
     // autocannon runs in its own process, as the Playwright workers do, so that it does not share the mock's event loop.
     const result = await run(process.execPath, [autocannonBin, '-c', '1', '-d', String(seconds), '-j', '-H', `authorization=Bearer ${mock.sandboxKey}`, ...target], process.env);
     if (result.code !== 0) throw new Error(`autocannon failed (exit ${result.code}): ${result.stderr.split('\n')[0] ?? ''}`);

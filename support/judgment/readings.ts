@@ -6,9 +6,9 @@
  * body it validates by default, reads "1000" as 1000, 1000 as "1000", true as 1, a one-element
  * array as its element, and null as 0, "" or false. A server may also read null as "not
  * given" for a field the reference does not require, and a server written in PHP reads a JSON
- * array where an object is expected as the object with keys 0, 1, ... Such a value is neither valid nor
- * meaningless: a server may refuse it or accept it as it read it (the "accept or refuse" class),
- * and the answer of a server that accepted it must carry the value as read.
+ * array where an object is expected as the object with keys 0, 1, ... Such a value is neither
+ * valid nor meaningless: a server may refuse it or accept it as it read it (the "accept or
+ * refuse" class), and the answer of a server that accepted it must carry the value as read.
  *
  * The rules below are ajv's (https://ajv.js.org/coercion.html), written out so that the suite
  * judges what a server did without running ajv in coercing mode.
