@@ -2,7 +2,7 @@
  * The operations of the Payment Collection Service API, as a table.
  *
  * This table and the JSON Schemas in schemas/ are the two inputs of specs/openapi.json
- * (tools/generate-openapi.ts), and the tests and the API client take their paths and
+ * (lab/generate-openapi.ts), and the tests and the API client take their paths and
  * schema ids from here, so a path is written once.
  */
 

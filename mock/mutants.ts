@@ -96,7 +96,7 @@ function send(reply: FastifyReply, rewrite: Rewrite): FastifyReply {
 export function installMutant(app: FastifyInstance, spec: string, options: MutantInstallOptions): void {
   const fixed = spec === perRequestMutant ? undefined : findBehaviour(spec);
   if (spec !== perRequestMutant && !fixed) {
-    throw new UnknownMutantError(`unknown mutant "${spec.slice(0, 80)}" (list them with: npx tsx tools/mutation.ts --list)`);
+    throw new UnknownMutantError(`unknown mutant "${spec.slice(0, 80)}" (list them with: npx tsx lab/mutation.ts --list)`);
   }
   const routes = routeTable();
   // One instance of hooks per behaviour and mock: behaviours keep state (kept records, token aliases).

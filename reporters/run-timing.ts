@@ -1,5 +1,5 @@
 /**
- * The run's timeline for npm run bench (tools/bench.ts): when global setup started and ended,
+ * The run's timeline for npm run bench (lab/bench.ts): when global setup started and ended,
  * when the first test began and the last one ended, when the reporters finished. Each part
  * merges its moments into ${PCS_OUTPUT_DIR}/run-timing.json (epoch milliseconds); the bench
  * adds when it started and when the process ended, and prints the parts of the wall time.

@@ -95,7 +95,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   /**
    * In a mutant batch of npm run mutation (project metadata `expectFailure`, set only by
-   * tools/mutation.playwright.config.ts), a failing test is the expected outcome: a kill.
+   * lab/mutation.playwright.config.ts), a failing test is the expected outcome: a kill.
    * Marked expected once it happened, so that Playwright keeps the worker instead of
    * replacing it after every kill (about a second each on two cores). Results keep their
    * actual status, which is what the mutation run reads.

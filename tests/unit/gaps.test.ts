@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { gapRows } from '../../contract/gaps.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
 import { variants } from '../../mock/mutants.ts';
-import { readmeFile, renderReadme } from '../../tools/gap-table.ts';
+import { readmeFile, renderReadme } from '../../lab/gap-table.ts';
 
 test("README's gap table is generated from specs/gaps.json (npm run gaps:generate)", () => {
   const readme = readFileSync(readmeFile, 'utf8');

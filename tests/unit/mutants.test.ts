@@ -13,8 +13,8 @@ import { referenceExtras } from '../../mock/mutants/shape.ts';
 import { documentedResponses } from '../../mock/mutants/contract.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
 import { operations } from '../../contract/operations.ts';
-import { attribute, batches, coveringTests, ruleTests } from '../../tools/mutation/plan.ts';
-import { ruleOfMessage, type TestOutcome } from '../../tools/mutation/playwright-json.ts';
+import { attribute, batches, coveringTests, ruleTests } from '../../lab/mutation/plan.ts';
+import { ruleOfMessage, type TestOutcome } from '../../lab/mutation/playwright-json.ts';
 
 interface Answer {
   status: number;
@@ -314,7 +314,7 @@ test('every non-equivalent mutant and every variant changes what the mock answer
   assert.deepEqual(unchanged, [], `behaviours that change nothing: ${unchanged.join(', ')}`);
 });
 
-// ---- tools/mutation: how tests are assigned to mutants and how failures are read ----------------
+// ---- lab/mutation: how tests are assigned to mutants and how failures are read ----------------
 
 const outcome = (id: string, operations: string[], tags: string[]): TestOutcome => ({
   project: 'reference',

@@ -3,12 +3,12 @@
  * a user might pick instead (Portman + Newman, the Prism validation proxy, Dredd), all driven by
  * specs/openapi.json. Prints one table (tool, mutants killed, false positives on the unmutated
  * mock, conforming variants flagged, wall time) and writes it to ${PCS_OUTPUT_DIR:-reports}/peers.md
- * and peers.json. The tools live in peers/ (install: flock /tmp/npm.lock npm ci --prefix peers).
+ * and peers.json. The tools live in lab/peer-tools/ (install: flock /tmp/npm.lock npm ci --prefix lab/peer-tools).
  *
  * A tool "kills" a mutant when it reports a failure against the mutant that it does not report
  * against the reference mock (so its own false positives are not counted as kills).
  *
- *   npx tsx tools/bench-peers.ts [--only REGEX] [--tools portman,prism,dredd]
+ *   npx tsx lab/bench-peers.ts [--only REGEX] [--tools portman,prism,dredd]
  */
 import { ensurePeersInstalled } from './peers/install.ts';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -146,7 +146,7 @@ function table(results: ToolResult[]): string {
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   if (!ensurePeersInstalled() || !peersInstalled()) {
-    throw new UsageError('the peer tools could not be installed into peers/ (npm ci --prefix peers failed)');
+    throw new UsageError('the peer tools could not be installed into lab/peer-tools/ (npm ci --prefix lab/peer-tools failed)');
   }
   const selected = (behaviour: Behaviour): boolean => !options.only || options.only.test(behaviour.name);
   const mutants = allMutants().filter((mutant) => !mutant.equivalent && selected(mutant));

@@ -6,7 +6,7 @@
  *
  *   npm run bench:mock -- --seconds 5 --connections 10 [--no-prism]
  *
- * Both servers run in their own process (the mock through tsx, Prism from peers/), so that
+ * Both servers run in their own process (the mock through tsx, Prism from lab/peer-tools/), so that
  * autocannon, also in its own process, measures the server and not a shared event loop.
  * Prism runs with --verboseLevel error, so that its per-request logging does not count
  * against it. Scenarios: a read (GET /currencies/1) and a creation (POST /transactions).
@@ -20,8 +20,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const autocannonBin = resolve(root, 'node_modules/autocannon/autocannon.js');
-const prismBin = resolve(root, 'peers/node_modules/@stoplight/prism-cli/dist/index.js');
-const prismShim = resolve(root, 'peers/node_modules/.bin/prism');
+const prismBin = resolve(root, 'lab/peer-tools/node_modules/@stoplight/prism-cli/dist/index.js');
+const prismShim = resolve(root, 'lab/peer-tools/node_modules/.bin/prism');
 
 interface Scenario {
   name: string;
@@ -260,7 +260,7 @@ async function main(): Promise<void> {
         console.log(row([scenario.name, 'ratio', `${(ours.requestsPerSecond / Math.max(1, theirs.requestsPerSecond)).toFixed(1)}×`, '', '', '', '']));
       }
     }
-    if (!prism) console.log('bench-mock: Prism is not installed in peers/ (flock /tmp/npm.lock npm install --prefix peers @stoplight/prism-cli): its column is missing');
+    if (!prism) console.log('bench-mock: Prism is not installed in lab/peer-tools/ (flock /tmp/npm.lock npm install --prefix lab/peer-tools @stoplight/prism-cli): its column is missing');
   } finally {
     await stop(mock.child);
     if (prism) await stop(prism.child);

@@ -1,4 +1,4 @@
-// Dredd hooks for npm run bench:peers (tools/peers/tools.ts). What a user of Dredd writes for this API:
+// Dredd hooks for npm run bench:peers (lab/peers/tools.ts). What a user of Dredd writes for this API:
 // chain the ids a request needs from earlier responses, and skip the documented error responses,
 // which Dredd would otherwise request with valid credentials and expect as success.
 const hooks = require('hooks');

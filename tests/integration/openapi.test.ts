@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { operations, type HttpMethod } from '../../contract/operations.ts';
-import { buildOpenApiDocument, openApiFile, renderOpenApiDocument } from '../../tools/generate-openapi.ts';
+import { buildOpenApiDocument, openApiFile, renderOpenApiDocument } from '../../lab/generate-openapi.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STALE = 'specs/openapi.json is stale: run npm run openapi:generate';

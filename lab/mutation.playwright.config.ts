@@ -1,14 +1,14 @@
 /**
- * Playwright configuration used by tools/mutation.ts: the project's configuration, with the
+ * Playwright configuration used by lab/mutation.ts: the project's configuration, with the
  * projects of a mutation plan (a JSON file named by PCS_MUTATION_PLAN, written by
- * tools/mutation.ts). One mock process serves every behaviour; each request says which one
+ * lab/mutation.ts). One mock process serves every behaviour; each request says which one
  * with the x-pcs-mutant header:
  * - a variant (or the reference) project runs tests against one behaviour;
  * - a mutant batch project runs each of its tests against the mutant assigned to that test
  *   (a test appears once per project, so one batch holds many mutants). A kill is a failing
  *   test, marked expected by the suite's fixture so that Playwright keeps its worker; once a
  *   mutant is killed its remaining tests run against the reference
- *   (tools/mutation/kill-registry.ts).
+ *   (lab/mutation/kill-registry.ts).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +34,7 @@ export interface MutationPlan {
   outputDir: string;
   workers: number;
   projects: MutationPlanProject[];
-  /** The file of mutants already killed in this run (tools/mutation/kill-registry.ts). */
+  /** The file of mutants already killed in this run (lab/mutation/kill-registry.ts). */
   killRegistry: string;
 }
 
@@ -47,7 +47,7 @@ interface ProjectMetadata {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const planFile = process.env.PCS_MUTATION_PLAN;
-if (!planFile) throw new Error('PCS_MUTATION_PLAN is not set: this configuration is run by tools/mutation.ts');
+if (!planFile) throw new Error('PCS_MUTATION_PLAN is not set: this configuration is run by lab/mutation.ts');
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as MutationPlan;
 
 /** Killed mutants as this worker last read them: the registry only grows, so a name once read stays. */
@@ -97,7 +97,7 @@ const config: PlaywrightTestConfig = {
   outputDir: plan.outputDir,
   workers: plan.workers,
   retries: 0,
-  reporter: [['json', { outputFile: plan.reportFile }], [`${root}tools/mutation/kill-registry.ts`]],
+  reporter: [['json', { outputFile: plan.reportFile }], [`${root}lab/mutation/kill-registry.ts`]],
   projects: plan.projects.map((project) => {
     const metadata: ProjectMetadata = {
       ...(project.behaviour ? { behaviour: project.behaviour } : {}),

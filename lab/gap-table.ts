@@ -4,7 +4,7 @@
  * <!-- gaps:begin --> and <!-- gaps:end -->.
  *
  *   npm run gaps:generate           rewrite the table in README.md
- *   npx tsx tools/gap-table.ts --check   exit 1 when README.md's table is stale
+ *   npx tsx lab/gap-table.ts --check   exit 1 when README.md's table is stale
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * Beyond one machine (tools/shards.ts, .github/workflows/): two shards, each as on its own
+ * Beyond one machine (cli/shards.ts, .github/workflows/): two shards, each as on its own
  * CI machine (own folders), run disjoint parts of the suite against one mock; their blob
  * reports merge into one JUnit file with every test once, and their Allure results into
  * one folder. The workflows are sharded, take the key from the secret store, upload blob
@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { startMockServer } from '../../mock/server.ts';
-import { allureFolders, parseShard, UsageError } from '../../tools/shards.ts';
+import { allureFolders, parseShard, UsageError } from '../../cli/shards.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-shards-'));

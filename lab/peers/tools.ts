@@ -2,7 +2,7 @@
  * The peer contract-testing tools of npm run bench:peers, each behind one interface: set up
  * once, then check one target (the reference mock or a mutant) and return the names of the
  * checks that failed. Every tool is driven by specs/openapi.json (Dredd by a 3.0 copy) and
- * installed in peers/ (its own package.json), never in the project's dependencies.
+ * installed in lab/peer-tools/ (its own package.json), never in the project's dependencies.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { openapi30, openapi31, openapi31ConcreteCodes } from './spec.ts';
 import { probeTraffic, type TrafficTarget } from './traffic.ts';
 
-export const peersDir = fileURLToPath(new URL('../../peers/', import.meta.url));
+export const peersDir = fileURLToPath(new URL('../peer-tools/', import.meta.url));
 const requirePeer = createRequire(join(peersDir, 'package.json'));
 
 export interface Target {

@@ -4,8 +4,8 @@
  *   - the operations table in contract/operations.ts, which becomes paths;
  * and tags each operation with the ids of the rules in specs/rules.json that concern it.
  *
- *   npx tsx tools/generate-openapi.ts           write specs/openapi.json
- *   npx tsx tools/generate-openapi.ts --check   exit 1 when the checked-in file is stale
+ *   npx tsx lab/generate-openapi.ts           write specs/openapi.json
+ *   npx tsx lab/generate-openapi.ts --check   exit 1 when the checked-in file is stale
  *
  * buildOpenApiDocument() is pure apart from reading schemas/ and specs/rules.json, so tests import it.
  */
@@ -288,7 +288,7 @@ export function buildOpenApiDocument(): OpenAPIV3_1.Document {
       version: '1.0.0',
       description: [
         'HTTP/JSON payment-collection service: customers, transactions (collects), balances and currencies. Interface version v1, carried as the path prefix /v1 of both base addresses.',
-        'This document is generated from the JSON Schemas in schemas/ and the operations table in contract/operations.ts by tools/generate-openapi.ts (npm run openapi:generate). Do not edit it by hand.',
+        'This document is generated from the JSON Schemas in schemas/ and the operations table in contract/operations.ts by lab/generate-openapi.ts (npm run openapi:generate). Do not edit it by hand.',
         'Extensions: x-pcs-kind on a response says whether the reference documents it or the suite infers it; x-pcs-rules on an operation lists the ids of the rules in specs/rules.json that concern it; x-pcs-undocumented marks an operation that exists but is not shown by the reference.',
       ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },

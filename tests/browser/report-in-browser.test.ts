@@ -22,7 +22,7 @@ import { rules } from '../../contract/rules.ts';
 import { classifyFailure } from '../../reporters/categories.ts';
 import { outputFiles } from '../../reporters/conformance-reporter.ts';
 import type { ConformanceMatrix, RuleCoverage } from '../../reporters/conformance-model.ts';
-import { buildReport } from '../../tools/report.ts';
+import { buildReport } from '../../cli/report.ts';
 import { brokenRules, startBrokenTarget, type BrokenTarget } from './broken-target.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,5 +1,5 @@
 /**
- * The mock under abuse (tools/fuzz-mock.ts), in a short form that runs with the unit
+ * The mock under abuse (lab/fuzz-mock.ts), in a short form that runs with the unit
  * tests: random and malformed requests give no 5xx and no crash, oversized bodies get
  * 413, the store stays at its cap by evicting the oldest records; and the verdict fails
  * on a 5xx, a crash or a store past its cap. `npm run fuzz:mock` runs the 100,000.
@@ -8,7 +8,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runFuzz, verdict, type FuzzOptions, type FuzzReport } from '../../tools/fuzz-mock.ts';
+import { runFuzz, verdict, type FuzzOptions, type FuzzReport } from '../../lab/fuzz-mock.ts';
 import { startMockServer } from '../../mock/server.ts';
 import { defaultBodyLimit } from '../../mock/app.ts';
 

@@ -4,7 +4,7 @@
  * ${PCS_OUTPUT_DIR:-reports}/mutation.md and mutation.json.
  *
  * One mock process serves every behaviour (chosen per request by the x-pcs-mutant header) and
- * Playwright runs on both cores (tools/mutation.playwright.config.ts). The suite runs in its two
+ * Playwright runs on both cores (lab/mutation.playwright.config.ts). The suite runs in its two
  * modes, each a Playwright run of its own (PCS_STRICT is read per process):
  * 1. the whole suite against the reference, by default and with --strict: every test must pass,
  *    and each test's status annotations tell which operations it calls;
@@ -18,7 +18,7 @@
  * --strict, a variant fails by default (a false positive of the suite), or the suite fails
  * against the reference; 2 for a wrong argument.
  *
- *   npx tsx tools/mutation.ts [--only REGEX] [--workers N] [--list]
+ *   npx tsx lab/mutation.ts [--only REGEX] [--workers N] [--list]
  *
  * PCS_RUNS (default here 10) sets the cases per property test for the run.
  */

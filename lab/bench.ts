@@ -9,7 +9,7 @@
  *      the time of a generated request goes, by phase (support/reporting/request-costs.ts);
  *   3. the raw loopback ceiling: autocannon with one connection against the same mock
  *      (same code, started here), in the same bench run, and the generated rate over it;
- *   4. then tools/bench-mock.ts: the mock beside a bare node:http server serving the same JSON.
+ *   4. then lab/bench-mock.ts: the mock beside a bare node:http server serving the same JSON.
  *
  * Targets (issue 12): the default run in at most 8 s with at least 5,000 generated requests;
  * generated requests per second (both workers) at least 40 % of the one-connection ceiling;

@@ -1,6 +1,6 @@
 /**
  * Which tests run against which mutant, and how they are packed into Playwright projects
- * (see tools/mutation.ts and tools/mutation.playwright.config.ts).
+ * (see lab/mutation.ts and lab/mutation.playwright.config.ts).
  */
 import type { Behaviour } from '../../mock/mutants.ts';
 import type { MutationPlanProject } from '../mutation.playwright.config.ts';

@@ -126,9 +126,9 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
     rmSync(resultsDir, { recursive: true, force: true });
     const copied = mergeAllureResults(folders, resultsDir);
     process.stdout.write(`report:merge: ${copied} Allure result files from ${folders.length} shard(s) into ${resultsDir}\n`);
-    if (buildAllure && existsSync(resolve(root, 'tools/report.ts'))) {
+    if (buildAllure && existsSync(resolve(root, 'cli/report.ts'))) {
       // From the project folder, where tsx resolves; every path it gets is absolute.
-      const built = await run(process.execPath, ['--import', 'tsx', resolve(root, 'tools/report.ts')], { ...env, ALLURE_RESULTS_DIR: resultsDir, PCS_OUTPUT_DIR: outputRoot }, root);
+      const built = await run(process.execPath, ['--import', 'tsx', resolve(root, 'cli/report.ts')], { ...env, ALLURE_RESULTS_DIR: resultsDir, PCS_OUTPUT_DIR: outputRoot }, root);
       if (built !== 0) return built;
     }
   } else {
@@ -143,7 +143,7 @@ async function main(): Promise<void> {
   try {
     if (command === 'run') process.exit(await runShard(rest));
     if (command === 'merge') process.exit(await mergeShards(rest));
-    throw new UsageError(`usage: tsx tools/shards.ts run --shard I/N [playwright args] | merge [--blobs DIR] [--allure DIR]`);
+    throw new UsageError(`usage: tsx cli/shards.ts run --shard I/N [playwright args] | merge [--blobs DIR] [--allure DIR]`);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`collect-conformance shards: ${error.message}\n`);
