@@ -34,6 +34,25 @@ export interface DocumentedResponse {
   kind: 'documented' | 'inferred';
 }
 
+/**
+ * The rules every answer of an operation owes, by role, named literally: the check registry
+ * (support/judgment/registry.ts) applies them to every exchange of the operation, and the
+ * mutants that break a role (mock/mutants/) take their rule from here. One place per fact:
+ * a rule renamed in specs/rules.json fails the unit test that checks these ids exist.
+ */
+export interface OperationRules {
+  /** The success status a valid request is owed (204, or any 2xx where the reference shows none). */
+  success: string;
+  /** The documented shape of the success answer; for an operation with no body, the rule that says so. */
+  shape: string;
+  /** A request without a valid secret key is refused with 401. */
+  unauthorised: string;
+  /** A successful answer with a body declares Content-Type application/json (operations with a body). */
+  contentType?: string;
+  /** Input this operation must refuse is refused with a 4xx, never a 5xx. */
+  invalidInput: string;
+}
+
 export interface Operation {
   id: OperationId;
   method: HttpMethod;
@@ -49,6 +68,8 @@ export interface Operation {
   responses: DocumentedResponse[];
   /** True for operations the reference says exist but does not show (the suite's helpers). */
   undocumented?: boolean;
+  /** The rules its answers owe, by role (absent for the undocumented helper operations). */
+  rules?: OperationRules;
 }
 
 const unauthorised: DocumentedResponse = {
@@ -71,6 +92,7 @@ export const operations: readonly Operation[] = [
       { status: '401', description: 'No valid secret key provided.', kind: 'documented' },
       { status: '404', description: 'Customer not found.', kind: 'documented' },
     ],
+    rules: { success: 'CUSTOMER-DELETE-204', shape: 'CUSTOMER-DELETE-204', unauthorised: 'AUTH-DELETE-401', invalidInput: 'CUSTOMER-ID-INTEGER' },
   },
   {
     id: 'createTransaction',
@@ -85,6 +107,7 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'Transaction created successfully', schema: 'transaction', kind: 'documented' },
       unauthorised,
     ],
+    rules: { success: 'TXN-CREATE-2XX', shape: 'TXN-CREATE-SCHEMA', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'TXN-CREATE-INVALID-4XX' },
   },
   {
     id: 'getPaymentLink',
@@ -98,6 +121,7 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'Token and payment link of the transaction.', schema: 'payment-link', kind: 'documented' },
       unauthorised,
     ],
+    rules: { success: 'LINK-2XX', shape: 'LINK-SCHEMA', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'CUSTOMER-REFERENCE-NOT-5XX' },
   },
   {
     id: 'sendTransaction',
@@ -118,6 +142,7 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'Transaction sent successfully', schema: 'payment-intent-list', kind: 'documented' },
       unauthorised,
     ],
+    rules: { success: 'SEND-2XX', shape: 'SEND-SCHEMA', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'SEND-INVALID-4XX' },
   },
   {
     id: 'getBalance',
@@ -132,6 +157,7 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'A JSON array of balance objects.', schema: 'balance-list', kind: 'documented' },
       unauthorised,
     ],
+    rules: { success: 'BALANCE-2XX', shape: 'BALANCE-ARRAY', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'UNKNOWN-ID-NOT-5XX' },
   },
   {
     id: 'getCurrency',
@@ -145,6 +171,7 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'A list of currencies.', schema: 'currency-list', kind: 'documented' },
       unauthorised,
     ],
+    rules: { success: 'CURRENCY-2XX', shape: 'CURRENCY-ARRAY', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'UNKNOWN-ID-NOT-5XX' },
   },
   {
     id: 'createCustomer',
@@ -176,4 +203,11 @@ export function operationPath(id: OperationId, params: Record<string, string | n
     if (value === undefined) throw new Error(`operation ${id}: missing path parameter ${name}`);
     return encodeURIComponent(String(value));
   });
+}
+
+/** The rules an operation's answers owe, by role; an error for the undocumented helper operations. */
+export function operationRules(id: OperationId): OperationRules {
+  const found = operation(id).rules;
+  if (!found) throw new Error(`operation ${id} is not documented by the reference: its answers owe no rules`);
+  return found;
 }
