@@ -9,13 +9,14 @@ import { test as base } from '@playwright/test';
 import type { CreateTransactionBody } from '../contract/types.ts';
 import { ApiClient } from './http/client.ts';
 import { creationPhoneNumber, customerBody, transactionBody } from './generation/bodies.ts';
-import { bodyMatchesSchema, statusIsSuccess, type Violation } from './judgment/checks.ts';
+import { statusIsSuccess, type Violation } from './judgment/checks.ts';
 import type { Exchange } from './http/exchange.ts';
 import { attachViolationTable, ruleFailureMessage } from './judgment/expect-rule.ts';
 import { labelTestAfter, labelTestBefore } from './reporting/allure.ts';
 import { currentTarget, type Target } from './lifecycle/target.ts';
 import { createdCustomerId } from './lifecycle/ledger.ts';
 import { settleInFlight } from './http/transport.ts';
+import { accepted, judgeAnswer, wasJudged, type Expectation } from './judgment/registry.ts';
 
 export interface CreatedTransaction {
   sent: CreateTransactionBody;
@@ -46,6 +47,11 @@ export function precondition(ruleId: string, exchange: Exchange, violations: Vio
     attachViolationTable(ruleId, violations);
     throw new PreconditionError(`precondition failed: ${ruleFailureMessage(ruleId, exchange, violations)}`);
   }
+}
+
+/** Judges a step the test needs (support/judgment/registry.ts): the first rule it breaks is a precondition. */
+export function preconditionAnswer(exchange: Exchange, expectation: Expectation): void {
+  for (const judgement of judgeAnswer(exchange, expectation)) precondition(judgement.rule, exchange, judgement.violations);
 }
 
 /** Skips a test that creates or deletes something when the target is live without PCS_ALLOW_LIVE_WRITES=yes. */
@@ -109,15 +115,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   api: async ({ target }, use, testInfo) => {
-    await use(new ApiClient(target, testInfo));
+    const client = new ApiClient(target, testInfo);
+    await use(client);
+    // Every answer of a passing test was judged by its operation's registered rules (support/judgment/registry.ts).
+    const unjudged = client.unjudged(wasJudged);
+    if (testInfo.status === 'passed' && unjudged.length > 0) {
+      const list = unjudged.map((exchange) => `${exchange.method} ${exchange.path} → ${exchange.status}`).join(', ');
+      throw new Error(`suite error: the test did not judge ${unjudged.length} answer(s) (${list}): judge each with expectAnswer`);
+    }
   },
 
   createdTransaction: async ({ api, target }, use, testInfo) => {
     requireWrites(target);
     const sent = transactionBody(target, testInfo.title);
     const exchange = await api.call('createTransaction', { body: sent });
-    precondition('TXN-CREATE-2XX', exchange, statusIsSuccess(exchange));
-    precondition('TXN-CREATE-SCHEMA', exchange, bodyMatchesSchema(exchange, 'transaction'));
+    preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
     const json = exchange.json as { id: number; amount: number };
     await use({ sent, exchange, id: json.id, amount: sent.amount });
     // Transactions cannot be deleted: they carry the run id (description, custom_metadata) instead.
@@ -125,8 +137,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   issuedLink: async ({ api, createdTransaction }, use) => {
     const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
-    precondition('LINK-2XX', exchange, statusIsSuccess(exchange));
-    precondition('LINK-SCHEMA', exchange, bodyMatchesSchema(exchange, 'payment-link'));
+    preconditionAnswer(exchange, accepted('LINK-2XX'));
     const json = exchange.json as { token: unknown; url: unknown };
     await use({ exchange, token: json.token, url: json.url });
   },
@@ -170,4 +181,4 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 });
 
-export { expectRule } from './judgment/expect-rule.ts';
+export { expectAnswer, expectRule } from './judgment/expect-rule.ts';

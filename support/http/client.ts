@@ -10,7 +10,7 @@
  * tests/unit/secrets.test.ts). The transport also owns timeouts, retries and rate limits.
  */
 import { test, type TestInfo } from '@playwright/test';
-import type { OperationId } from '../../contract/operations.ts';
+import { operation, type OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import { formatExchange, type Exchange } from './exchange.ts';
 import type { Target } from '../lifecycle/target.ts';
@@ -28,6 +28,8 @@ export interface CallOptions extends RequestOptions {
 export class ApiClient {
   /** Every exchange of the current test, in order. */
   readonly exchanges: Exchange[] = [];
+  /** Cleanup requests: not the test's, so not judged. */
+  private readonly quietExchanges = new WeakSet<Exchange>();
 
   constructor(
     readonly target: Target,
@@ -63,7 +65,10 @@ export class ApiClient {
       }
       const exchange = exchangeOf(operationId, request, result.response, started);
       this.exchanges.push(exchange);
-      if (options.quiet) return exchange;
+      if (options.quiet) {
+        this.quietExchanges.add(exchange);
+        return exchange;
+      }
       this.testInfo.annotations.push({ type: 'status', description: `${operationId} ${op.method} ${path} → ${exchange.status}` });
       await this.testInfo.attach(`${op.method} ${path} → ${exchange.status}`, {
         body: formatExchange(exchange),
@@ -71,5 +76,15 @@ export class ApiClient {
       });
       return exchange;
     });
+  }
+
+  /**
+   * The answers of documented operations the test got and did not judge (support/judgment/registry.ts):
+   * every answer is judged by its operation's registered rules, so a test that left one is the suite's error.
+   */
+  unjudged(isJudged: (exchange: Exchange) => boolean): Exchange[] {
+    return this.exchanges.filter(
+      (exchange) => !this.quietExchanges.has(exchange) && operation(exchange.operation).rules !== undefined && !isJudged(exchange),
+    );
   }
 }

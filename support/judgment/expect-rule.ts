@@ -13,6 +13,7 @@ import { redact } from '../http/redact.ts';
 import { violationTable } from '../reporting/allure.ts';
 import { judgeInput, type AcceptedChecks } from './outcome.ts';
 import type { ClassifiedInput } from './input-class.ts';
+import { judgeAnswer, type Expectation } from './registry.ts';
 
 export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
   const entry = rule(ruleId);
@@ -73,4 +74,21 @@ export function expectInput(ruleId: string, exchange: Exchange, input: Classifie
   const verdict = judgeInput(exchange, input, strict, accepted);
   if (verdict.lenient !== null) test.info().annotations.push({ type: 'lenient', description: redact(`${ruleId}: ${describeRequest(exchange)} → ${exchange.status}: ${verdict.lenient}`) });
   expectRule(ruleId, exchange, verdict.violations);
+}
+
+/**
+ * Asserts every judgement of an answer (support/judgment/registry.ts): the rule the expectation
+ * names first, and hard (unless `soft`: the test goes on to other requests of the same kind), since
+ * what a test does next needs the answer it expected; then each
+ * rule the operation's answers owe, softly, so that one test reports every rule its answer breaks.
+ */
+export function expectAnswer(exchange: Exchange, expectation: Expectation, options: { soft?: boolean } = {}): void {
+  const [first, ...owed] = judgeAnswer(exchange, expectation);
+  if (first === undefined) return;
+  if (first.lenient !== undefined) {
+    const description = redact(`${first.rule}: ${describeRequest(exchange)} → ${exchange.status}: ${first.lenient}`);
+    test.info().annotations.push({ type: 'lenient', description });
+  }
+  expectRule(first.rule, exchange, first.violations, options);
+  for (const judgement of owed) expectRule(judgement.rule, exchange, judgement.violations, { soft: true });
 }

@@ -2,35 +2,35 @@
  * deleteCustomer: DELETE /customers/{id} (reference: Endpoints > 1. Delete a customer).
  * The only operation whose statuses the reference shows: 204, 401, 404.
  */
-import { test, expectRule, precondition } from '../../support/fixtures.ts';
+import { test, expectAnswer, preconditionAnswer } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { bodyIsEmpty, statusIs, statusIsClientError } from '../../support/judgment/checks.ts';
+import { accepted, exactly, refused } from '../../support/judgment/registry.ts';
 import { unknownIntegerId } from '../../support/generation/ids.ts';
 
 test.describe('deleteCustomer: DELETE /customers/{id}', () => {
   test('an existing customer is deleted with 204 and no body', covers('CUSTOMER-DELETE-204'), async ({ api, customers }) => {
     const { id } = await customers.create();
     const exchange = await api.call('deleteCustomer', { params: { id } });
-    expectRule('CUSTOMER-DELETE-204', exchange, [...statusIs(exchange, 204), ...bodyIsEmpty(exchange)]);
+    expectAnswer(exchange, accepted('CUSTOMER-DELETE-204'));
   });
 
   test('a deleted customer is gone: deleting it again gives 404', covers('CUSTOMER-DELETE-GONE'), async ({ api, customers }) => {
     const { id } = await customers.create();
     const first = await api.call('deleteCustomer', { params: { id } });
-    precondition('CUSTOMER-DELETE-204', first, statusIs(first, 204));
+    preconditionAnswer(first, accepted('CUSTOMER-DELETE-204'));
     const second = await api.call('deleteCustomer', { params: { id } });
-    expectRule('CUSTOMER-DELETE-GONE', second, statusIs(second, 404));
+    expectAnswer(second, exactly('CUSTOMER-DELETE-GONE', 404));
   });
 
   test('a customer id that does not exist gives 404', covers('CUSTOMER-DELETE-404'), async ({ api }) => {
     const exchange = await api.call('deleteCustomer', { params: { id: unknownIntegerId() } });
-    expectRule('CUSTOMER-DELETE-404', exchange, statusIs(exchange, 404));
+    expectAnswer(exchange, exactly('CUSTOMER-DELETE-404', 404));
   });
 
   for (const id of ['not-a-number', '12.5', '-7']) {
     test(`a customer id that is not an integer (${id}) gives a 4xx`, covers('CUSTOMER-ID-INTEGER'), async ({ api }) => {
       const exchange = await api.call('deleteCustomer', { params: { id } });
-      expectRule('CUSTOMER-ID-INTEGER', exchange, statusIsClientError(exchange));
+      expectAnswer(exchange, refused('CUSTOMER-ID-INTEGER'));
     });
   }
 });

@@ -1,0 +1,255 @@
+/**
+ * The check registry: the rules every answer of an operation owes, registered once and applied
+ * to every exchange of every test, example or generated, through judgeAnswer (in the manner of
+ * Schemathesis's checks). A test says what its request was, as an Expectation that names the
+ * rule its request is judged under, and asserts only what is specific to its behaviour; a new
+ * operation or rule gets its checks here, without touching the tests.
+ *
+ * Two kinds of registered checks:
+ * - by role, from the operations table (contract/operations.ts): the success status and the
+ *   documented shape of the answer (the operation's success schema, or no body), and the JSON
+ *   Content-Type of an answer with a body. Their rule ids are the table's, named there literally.
+ * - owed by a particular answer: the echoes and ids the request's context makes checkable (the
+ *   body as the server read it, the transaction's amount, the id asked for), each naming its
+ *   rule literally below. A check whose context the test did not give is not applied.
+ *
+ * The registered checks judge the 2xx answers of valid requests (accepted, or authorised with a
+ * valid key) and of inputs the server accepted (as it read them). An answer whose content the reference leaves undefined (a 2xx
+ * for an id that names nothing, another request form) is judged on its status only.
+ */
+import { operation, operationRules, operations, type OperationId } from '../../contract/operations.ts';
+import type { SchemaName } from '../../contract/schemas.ts';
+import { describeValue, valueAtPointer } from '../../contract/json-pointer.ts';
+import type { Exchange } from '../http/exchange.ts';
+import {
+  bodyIsEmpty,
+  bodyMatchesSchema,
+  bodyValueIsAbsoluteUrl,
+  bodyValueIsString,
+  contentTypeIsJson,
+  eachElementValueEquals,
+  intentEventTimestamps,
+  isSuccess,
+  statusIs,
+  statusIsClientError,
+  statusIsNotServerError,
+  statusIsNotSuccess,
+  statusIsSuccess,
+  type Violation,
+} from './checks.ts';
+import { echoedFields, echoViolations } from './echo.ts';
+import { judgeInput } from './outcome.ts';
+import type { ClassifiedInput } from './input-class.ts';
+import type { Reading } from './readings.ts';
+
+/** What a test knows of its request that an answer owes back. */
+export interface AnswerContext {
+  /** createTransaction: the body as the server read it (fields read as "not given" left out). */
+  read?: Record<string, unknown>;
+  /** sendTransaction: the amount of the transaction sent, which every payment intent carries. */
+  amount?: number;
+  /** getBalance, getCurrency: the id asked for, which the array contains. */
+  id?: number;
+}
+
+/** What a request was, and the rule its answer's status is judged under. */
+export type Expectation =
+  /** Must accept: the operation's success status, then every registered check of the answer. */
+  | { kind: 'accepted'; rule: string; context: AnswerContext }
+  /** Exactly this status (the statuses the reference shows: 204, 401, 404). */
+  | { kind: 'status'; rule: string; status: number }
+  /** Must refuse: a 4xx, never a 2xx or a 5xx. */
+  | { kind: 'refused'; rule: string }
+  /** Never accepted: any status but a 2xx (the reference says only that the request is invalid). */
+  | { kind: 'not-accepted'; rule: string }
+  /** A valid request with a valid key: not refused for its credential (any status but 401 and 403). */
+  | { kind: 'authorised'; rule: string }
+  /** Accept or refuse, where an accepted answer has no documented content: never a 5xx. */
+  | { kind: 'not-server-error'; rule: string }
+  /** An input of a known class (support/judgment/outcome.ts): accepted, its answer owes the checks as read. */
+  | { kind: 'input'; rule: string; input: ClassifiedInput; strict: boolean; context: (reading: Reading) => AnswerContext };
+
+export const accepted = (rule: string, context: AnswerContext = {}): Expectation => ({ kind: 'accepted', rule, context });
+export const exactly = (rule: string, status: number): Expectation => ({ kind: 'status', rule, status });
+export const refused = (rule: string): Expectation => ({ kind: 'refused', rule });
+export const authorised = (rule: string): Expectation => ({ kind: 'authorised', rule });
+export const notAccepted = (rule: string): Expectation => ({ kind: 'not-accepted', rule });
+export const notServerError = (rule: string): Expectation => ({ kind: 'not-server-error', rule });
+export const classified = (
+  rule: string,
+  input: ClassifiedInput,
+  strict: boolean,
+  context: (reading: Reading) => AnswerContext = () => ({}),
+): Expectation => ({ kind: 'input', rule, input, strict, context });
+
+/** One rule's verdict on one exchange: no violations means the rule holds. */
+export interface Judgement {
+  rule: string;
+  violations: Violation[];
+  /** Set for an input --strict refuses that the target accepted (default mode): one line saying so. */
+  lenient?: string;
+}
+
+interface RegisteredCheck {
+  rule: string;
+  operations: readonly OperationId[];
+  /** The violations of an answer the request was owed as a success; undefined when the context lacks what it needs. */
+  check(exchange: Exchange, context: AnswerContext): Violation[] | undefined;
+}
+
+/** The operations whose answers owe rules (the reference's; not the suite's undocumented helpers). */
+const documented = (): OperationId[] => operations.filter((entry) => entry.rules !== undefined).map((entry) => entry.id);
+
+/** The schema of an operation's documented success answer, if it has a body. */
+function successSchema(id: OperationId): SchemaName | undefined {
+  return operation(id).responses.find((response) => response.status.startsWith('2'))?.schema as SchemaName | undefined;
+}
+
+/** The status a valid request is owed: the one the reference shows, or any 2xx where it shows none. */
+export function successStatus(id: OperationId): number | undefined {
+  const status = operation(id).responses.find((response) => response.status.startsWith('2'))?.status;
+  return status === undefined || status === '2XX' ? undefined : Number(status);
+}
+
+/**
+ * Echoed fields the server read as "not given" and the answer shows as null or leaves out: the
+ * reference does not say what a transaction shows for them, so their schema violations are not ones.
+ */
+function unsetFieldLocations(exchange: Exchange, context: AnswerContext): Set<string> {
+  const read = context.read;
+  if (read === undefined) return new Set();
+  return new Set(
+    echoedFields
+      .filter((field) => read[field] === undefined && valueAtPointer(exchange.json, `/${field}`) == null)
+      .map((field) => `body /${field}`),
+  );
+}
+
+function containsId(exchange: Exchange, id: number): Violation[] {
+  const list = Array.isArray(exchange.json) ? (exchange.json as Array<{ id?: unknown } | null>) : [];
+  const found = list.map((item) => item?.id);
+  return found.includes(id)
+    ? []
+    : [{ location: 'body /*/id', expected: `an element with id ${id}`, actual: `ids ${describeValue(found.slice(0, 20))}` }];
+}
+
+/** The registered checks, in the order their failures are reported. */
+function registeredChecks(): RegisteredCheck[] {
+  const byRole: RegisteredCheck[] = documented().flatMap((id): RegisteredCheck[] => {
+    const roles = operationRules(id);
+    const schema = successSchema(id);
+    const shape: RegisteredCheck = {
+      rule: roles.shape,
+      operations: [id],
+      check: (exchange, context) => {
+        if (schema === undefined) return bodyIsEmpty(exchange);
+        const unset = unsetFieldLocations(exchange, context);
+        return bodyMatchesSchema(exchange, schema).filter((violation) => !unset.has(violation.location));
+      },
+    };
+    const contentType = roles.contentType;
+    return contentType === undefined ? [shape] : [shape, { rule: contentType, operations: [id], check: contentTypeIsJson }];
+  });
+  const owed: RegisteredCheck[] = [
+    {
+      rule: 'TXN-CREATE-ECHO',
+      operations: ['createTransaction'],
+      check: (exchange, { read }) => (read === undefined ? undefined : echoViolations(exchange, read)),
+    },
+    { rule: 'LINK-TOKEN-STRING', operations: ['getPaymentLink'], check: (exchange) => bodyValueIsString(exchange, '/token') },
+    { rule: 'LINK-URL-ABSOLUTE', operations: ['getPaymentLink'], check: (exchange) => bodyValueIsAbsoluteUrl(exchange, '/url') },
+    { rule: 'SEND-INTENT-EVENT-TIMESTAMPS', operations: ['sendTransaction'], check: intentEventTimestamps },
+    {
+      rule: 'SEND-AMOUNT-MATCHES',
+      operations: ['sendTransaction'],
+      check: (exchange, { amount }) => (amount === undefined ? undefined : eachElementValueEquals(exchange, 'amount', amount)),
+    },
+    {
+      rule: 'BALANCE-CONTAINS-ID',
+      operations: ['getBalance'],
+      check: (exchange, { id }) => (id === undefined ? undefined : containsId(exchange, id)),
+    },
+    {
+      rule: 'CURRENCY-CONTAINS-ID',
+      operations: ['getCurrency'],
+      check: (exchange, { id }) => (id === undefined ? undefined : containsId(exchange, id)),
+    },
+  ];
+  return [...byRole, ...owed];
+}
+
+let registry: RegisteredCheck[] | undefined;
+
+/** The registered checks of an operation (every rule its answers owe beyond the status). */
+export function checksOf(id: OperationId): Array<Pick<RegisteredCheck, 'rule' | 'check'>> {
+  registry ??= registeredChecks();
+  return registry.filter((entry) => entry.operations.includes(id));
+}
+
+/** Every rule id the registry judges, by operation (for the rules hub and its link test). */
+export function registeredRules(): Map<OperationId, string[]> {
+  return new Map(documented().map((id) => [id, checksOf(id).map((entry) => entry.rule)]));
+}
+
+/** The registered checks of an accepted answer, one judgement per rule with violations or not. */
+function judgeAccepted(exchange: Exchange, context: AnswerContext): Judgement[] {
+  if (operation(exchange.operation).rules === undefined) return [];
+  return checksOf(exchange.operation).flatMap((entry) => {
+    const violations = entry.check(exchange, context);
+    return violations === undefined ? [] : [{ rule: entry.rule, violations }];
+  });
+}
+
+function statusJudgement(exchange: Exchange, expectation: Exclude<Expectation, { kind: 'input' }>): Violation[] {
+  switch (expectation.kind) {
+    case 'accepted': {
+      const status = successStatus(exchange.operation);
+      return status === undefined ? statusIsSuccess(exchange) : statusIs(exchange, status);
+    }
+    case 'status':
+      return statusIs(exchange, expectation.status);
+    case 'refused':
+      return statusIsClientError(exchange);
+    case 'authorised':
+      return exchange.status === 401 || exchange.status === 403
+        ? [{ location: 'status', expected: 'not 401 or 403 (the key is valid)', actual: String(exchange.status) }]
+        : [];
+    case 'not-accepted':
+      return statusIsNotSuccess(exchange);
+    case 'not-server-error':
+      return statusIsNotServerError(exchange);
+  }
+}
+
+const judged = new WeakSet<Exchange>();
+
+/** True once judgeAnswer has judged the exchange (the API client fails a test that left one unjudged). */
+export function wasJudged(exchange: Exchange): boolean {
+  return judged.has(exchange);
+}
+
+/**
+ * Judges an answer: first the rule the expectation names (its status; for an input of a known
+ * class, the whole verdict of support/judgment/outcome.ts with the registered checks as what an
+ * accepted answer owes), then, for an answer owed as a success, every registered check of its
+ * operation under its own rule. Judgements of the same rule are merged.
+ */
+export function judgeAnswer(exchange: Exchange, expectation: Expectation): Judgement[] {
+  judged.add(exchange);
+  if (expectation.kind === 'input') {
+    const verdict = judgeInput(exchange, expectation.input, expectation.strict, (reading) =>
+      judgeAccepted(exchange, expectation.context(reading)).flatMap((judgement) => judgement.violations),
+    );
+    return [{ rule: expectation.rule, violations: verdict.violations, ...(verdict.lenient ? { lenient: verdict.lenient } : {}) }];
+  }
+  const first: Judgement = { rule: expectation.rule, violations: statusJudgement(exchange, expectation) };
+  const owesChecks = expectation.kind === 'accepted' || expectation.kind === 'authorised';
+  if (!owesChecks || !isSuccess(exchange.status)) return [first];
+  const merged = new Map<string, Judgement>([[first.rule, first]]);
+  for (const judgement of judgeAccepted(exchange, expectation.kind === 'accepted' ? expectation.context : {})) {
+    const same = merged.get(judgement.rule);
+    if (same) same.violations.push(...judgement.violations);
+    else merged.set(judgement.rule, judgement);
+  }
+  return [...merged.values()];
+}
