@@ -33,6 +33,11 @@ export interface Rule {
   quirk?: boolean;
   /** Rules about request inputs: their outcome class. */
   input?: RuleInput;
+  /**
+   * Why no (non-equivalent) mutant of the mock can break this rule, for a rule that has none;
+   * tests/unit/rule-links.test.ts requires a mutant or this reason.
+   */
+  noMutant?: string;
 }
 
 interface Catalogue {
@@ -56,4 +61,33 @@ export function rule(id: string): Rule {
 
 export function isRuleId(id: string): boolean {
   return byId.has(id);
+}
+
+/** Edit distance between two ids (insertions, deletions, substitutions), for suggestions. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The known ids nearest to an unknown one, for "did you mean" messages: most words in common
+ * first (TXN, CREATE, 4XX, ...), then the fewest edits, case ignored.
+ */
+export function nearestRuleIds(unknown: string, count = 3): string[] {
+  const wanted = unknown.trim().toUpperCase();
+  const words = new Set(wanted.split(/[^A-Z0-9]+/).filter((word) => word !== ''));
+  const shared = (id: string): number => id.split('-').filter((word) => words.has(word)).length;
+  return rules
+    .map((entry) => ({ id: entry.id, shared: shared(entry.id), edits: distance(wanted, entry.id) }))
+    .sort((a, b) => b.shared - a.shared || a.edits - b.edits || a.id.localeCompare(b.id))
+    .slice(0, count)
+    .map((entry) => entry.id);
 }

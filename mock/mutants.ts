@@ -3,9 +3,10 @@
  *
  * The catalogue is derived from specs/openapi.json and specs/rules.json (mock/mutants/*.ts):
  * each mutant breaks one rule, each variant conforms while choosing differently where the
- * reference is silent. One mechanism serves them all: root-level Fastify hooks installed by
- * installMutant, which rewrite requests before authentication, before the handler, and
- * answers before they are sent.
+ * reference is silent. Each names its rule ids literally (or through a role of the operations
+ * table), so that a search for a rule id finds every behaviour that uses it. One mechanism
+ * serves them all: root-level Fastify hooks installed by installMutant, which rewrite requests
+ * before authentication, before the handler, and answers before they are sent.
  *
  * `mutant: '<name>'` serves one behaviour for every request. `mutant: '@header'` lets each
  * request choose with the x-pcs-mutant header (no header: the reference): npm run mutation
@@ -15,13 +16,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationId } from '../contract/operations.ts';
 import type { EnvironmentStore } from './store.ts';
 import { documentedResponses } from './mutants/contract.ts';
-import type { Behaviour, Hooks, RequestContext, Rewrite } from './mutants/hooks.ts';
+import type { Behaviour, Hooks, Mutant, RequestContext, Rewrite, Variant } from './mutants/hooks.ts';
 import { shapeMutants } from './mutants/shape.ts';
 import { behaviourMutants } from './mutants/behaviour.ts';
 import { conformingVariants } from './mutants/variants.ts';
 import { boundaryMutants } from './mutants/boundary.ts';
 
-export type { Behaviour } from './mutants/hooks.ts';
+export type { Behaviour, LenientVariant, Mutant, Variant } from './mutants/hooks.ts';
+export { isLenient } from './mutants/hooks.ts';
 
 /** The mutant option value that selects the behaviour per request. */
 export const perRequestMutant = '@header';
@@ -42,12 +44,12 @@ export function behaviours(): Behaviour[] {
   return all;
 }
 
-export function mutants(): Behaviour[] {
-  return behaviours().filter((behaviour) => behaviour.kind === 'mutant');
+export function mutants(): Mutant[] {
+  return behaviours().filter((behaviour): behaviour is Mutant => behaviour.kind === 'mutant');
 }
 
-export function variants(): Behaviour[] {
-  return behaviours().filter((behaviour) => behaviour.kind === 'variant');
+export function variants(): Variant[] {
+  return behaviours().filter((behaviour): behaviour is Variant => behaviour.kind === 'variant');
 }
 
 export function findBehaviour(name: string): Behaviour | undefined {

@@ -2,6 +2,7 @@
  * Which tests run against which mutant, and how they are packed into Playwright projects
  * (see lab/mutation.ts and lab/mutation.playwright.config.ts).
  */
+import { isRuleId } from '../../contract/rules.ts';
 import type { Behaviour } from '../../mock/mutants.ts';
 import type { MutationPlanProject } from '../mutation.playwright.config.ts';
 import type { TestOutcome } from './playwright-json.ts';
@@ -44,8 +45,17 @@ export function attribute(outcomes: TestOutcome[], batchProjects: MutationPlanPr
   });
 }
 
+/** What the plan needs of a behaviour: the operations it changes. */
+export type Touching = Pick<Behaviour, 'operations'>;
+
+/**
+ * What is run with a rule's tests: a mutant under the rule it breaks, or a lenient variant under
+ * the rule --strict must name (its strictKills).
+ */
+export type RuleTarget = Touching & { rule: string };
+
 /** Tests of the reference run that call one of the operations a behaviour changes. */
-export function coveringTests(behaviour: Behaviour, reference: TestOutcome[]): TestOutcome[] {
+export function coveringTests(behaviour: Touching, reference: TestOutcome[]): TestOutcome[] {
   if (behaviour.operations === 'all') return reference;
   const operations = new Set<string>(behaviour.operations);
   return reference.filter((outcome) => outcome.operations.some((op) => operations.has(op)));
@@ -53,17 +63,17 @@ export function coveringTests(behaviour: Behaviour, reference: TestOutcome[]): T
 
 /** A test checking this many rules or more (the stateful model checks nearly all) is broad. */
 export const broadTestRules = 12;
-const ruleTag = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
-const isBroad = (outcome: TestOutcome): boolean => outcome.tags.filter((tag) => ruleTag.test(tag)).length >= broadTestRules;
+// Tags are rule ids (checked against specs/rules.json) and the kinds (documented, inferred, quirk).
+const isBroad = (outcome: TestOutcome): boolean => outcome.tags.filter(isRuleId).length >= broadTestRules;
 
 /**
- * Of those, the tests tagged with the rule the mutant breaks; broad tests only when the rule has
+ * Of those, the tests tagged with the target's rule; broad tests only when the rule has
  * no other. A broad test would sit in every mutant's list and force one batch project (one
  * worker start) per mutant; a mutant the rule's own tests miss still meets it among its
  * covering tests, in the second stage.
  */
-export function ruleTests(mutant: Behaviour, reference: TestOutcome[]): TestOutcome[] {
-  const tagged = coveringTests(mutant, reference).filter((outcome) => outcome.tags.includes(mutant.rule!));
+export function ruleTests(target: RuleTarget, reference: TestOutcome[]): TestOutcome[] {
+  const tagged = coveringTests(target, reference).filter((outcome) => outcome.tags.includes(target.rule));
   const focused = tagged.filter((outcome) => !isBroad(outcome));
   return focused.length > 0 ? focused : tagged;
 }

@@ -5,7 +5,7 @@
  * that failed on them (false positives); with --strict, the same over the mutants and the
  * lenient variants (which conform by default and --strict must fail).
  */
-import type { Behaviour } from '../../mock/mutants.ts';
+import { isLenient, type Mutant, type Variant } from '../../mock/mutants.ts';
 import { ruleOfMessage, type TestOutcome } from './playwright-json.ts';
 
 /** Project-name suffix of the second stage: a mutant its rule's tests missed, run with every test that calls its operations. */
@@ -74,7 +74,12 @@ function catches(outcomes: TestOutcome[]): Catch[] {
     });
 }
 
-function mutantResults(targets: Behaviour[], byProject: Map<string, TestOutcome[]>, ruleOf: (behaviour: Behaviour) => string): MutantResult[] {
+/** The targets of a mode, each under the rule its kill is reported against. */
+function mutantResults<T extends Mutant | Variant>(
+  targets: T[],
+  byProject: Map<string, TestOutcome[]>,
+  ruleOf: (target: T) => string,
+): MutantResult[] {
   return targets.map((mutant) => {
     const first = byProject.get(mutant.name) ?? [];
     const wider = byProject.get(`${mutant.name}${widerStageSuffix}`) ?? [];
@@ -108,14 +113,14 @@ function byProjectOf(outcomes: TestOutcome[]): Map<string, TestOutcome[]> {
 const percentOf = (killed: number, total: number): number => (total === 0 ? 0 : Math.round((killed / total) * 1000) / 10);
 
 export function computeScore(
-  mutants: Behaviour[],
-  variants: Behaviour[],
+  mutants: Mutant[],
+  variants: Variant[],
   outcomes: { default: TestOutcome[]; strict: TestOutcome[] },
   timing: { wallSeconds: number; referenceSeconds: number; ruleTestsSeconds: number; coveringTestsSeconds: number },
 ): MutationScore {
   const counted = mutants.filter((mutant) => !mutant.equivalent);
   const byProject = byProjectOf(outcomes.default);
-  const results = mutantResults(counted, byProject, (mutant) => mutant.rule!);
+  const results = mutantResults(counted, byProject, (mutant) => mutant.rule);
   const variantResults: VariantResult[] = variants.map((variant) => {
     const ran = byProject.get(variant.name) ?? [];
     const failures = catches(ran);
@@ -129,12 +134,8 @@ export function computeScore(
   });
   const killed = results.filter((result) => result.killed);
   const strictByProject = byProjectOf(outcomes.strict);
-  const strictResults = mutantResults(counted, strictByProject, (mutant) => mutant.rule!);
-  const lenient = mutantResults(
-    variants.filter((variant) => variant.strictKills !== undefined),
-    strictByProject,
-    (variant) => variant.strictKills!,
-  );
+  const strictResults = mutantResults(counted, strictByProject, (mutant) => mutant.rule);
+  const lenient = mutantResults(variants.filter(isLenient), strictByProject, (variant) => variant.strictKills);
   const strictKilled = [...strictResults, ...lenient].filter((result) => result.killed);
   return {
     generatedAt: new Date().toISOString(),
@@ -142,7 +143,7 @@ export function computeScore(
     phases: { referenceSeconds: timing.referenceSeconds, ruleTestsSeconds: timing.ruleTestsSeconds, coveringTestsSeconds: timing.coveringTestsSeconds },
     testsExecuted: [...outcomes.default, ...outcomes.strict].filter((outcome) => outcome.status !== 'skipped').length,
     score: { killed: killed.length, total: results.length, percent: percentOf(killed.length, results.length) },
-    equivalent: mutants.filter((mutant) => mutant.equivalent).map((mutant) => ({ name: mutant.name, rule: mutant.rule!, reason: mutant.equivalent! })),
+    equivalent: mutants.flatMap(({ name, rule, equivalent: reason }) => (reason ? [{ name, rule, reason }] : [])),
     survivors: results.filter((result) => !result.killed),
     killed,
     killedOnlyBySuiteErrors: killed.filter((result) => result.caughtBy.every((c) => c.rule === undefined)).map((result) => result.name),

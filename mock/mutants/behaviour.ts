@@ -1,14 +1,16 @@
 /**
  * Mutants of behaviour, generated per operation of specs/openapi.json where an operator
  * applies: statuses, authentication, Content-Type, 5xx for invalid input, forgotten state,
- * broken echoes and broken quirks. Each names the rule it breaks; the rule is looked up in
- * the catalogue by what it says, not typed in, wherever the catalogue makes that possible.
+ * broken echoes and broken quirks. Each names the rule it breaks: literally, or, for the
+ * families generated per operation, through the role the rule fills in the operations table
+ * (operationRules(op).success, .unauthorised, .invalidInput: contract/operations.ts).
  */
-import type { OperationId } from '../../contract/operations.ts';
-import { rule, rules } from '../../contract/rules.ts';
+import { operationRules, type OperationId } from '../../contract/operations.ts';
+import { rule } from '../../contract/rules.ts';
 import type { CustomerRecord } from '../store.ts';
-import { documentedResponse, documentedResponses, successRule, unauthorisedRule } from './contract.ts';
-import { errorJson, isObject, isSuccess, syntheticIntent, type Behaviour, type Hooks, type RequestContext } from './hooks.ts';
+import { documentedResponse, documentedResponses } from './contract.ts';
+import { errorJson, isObject, isSuccess, syntheticIntent } from './hooks.ts';
+import type { Hooks, Mutant, RequestContext } from './hooks.ts';
 
 const bearer = /^Bearer +(\S+) *$/i;
 
@@ -33,7 +35,7 @@ function mutant(
   description: string,
   create: () => Hooks,
   equivalent?: string,
-): Behaviour {
+): Mutant {
   rule(ruleId);
   return { name, kind: 'mutant', operator, operations, rule: ruleId, description, create, ...(equivalent ? { equivalent } : {}) };
 }
@@ -45,22 +47,20 @@ function documentedOperations(): OperationId[] {
     .map((response) => response.operation);
 }
 
-/** The rule that forbids a 5xx for invalid input of an operation: the most specific one that says so. */
-function notServerErrorRule(operation: OperationId): string {
-  const candidates = rules
-    .filter((entry) => entry.operations.includes(operation) && /5xx/.test(entry.text))
-    .sort((a, b) => a.operations.length - b.operations.length);
-  if (!candidates[0]) throw new Error(`specs/rules.json: no rule forbids a 5xx for ${operation}`);
-  return candidates[0].id;
-}
-
-function statusMutants(): Behaviour[] {
-  const list: Behaviour[] = [];
+function statusMutants(): Mutant[] {
+  const list: Mutant[] = [];
   const del = 'deleteCustomer';
   list.push(
-    mutant(`${del}.status.204-to-200-with-body`, 'status', [del], successRule(del), 'a deleted customer answered 200 with a JSON body instead of 204', () => ({
-      onSend: (c) => (c.status === 204 ? { status: 200, contentType: 'application/json; charset=utf-8', json: { deleted: true } } : undefined),
-    })),
+    mutant(
+      `${del}.status.204-to-200-with-body`,
+      'status',
+      [del],
+      operationRules(del).success,
+      'a deleted customer answered 200 with a JSON body instead of 204',
+      () => ({
+        onSend: (c) => (c.status === 204 ? { status: 200, contentType: 'application/json; charset=utf-8', json: { deleted: true } } : undefined),
+      }),
+    ),
     mutant(`${del}.status.404-to-204`, 'status', [del], 'CUSTOMER-DELETE-404', 'an unknown customer "deleted" with 204', () => ({
       onSend: (c) => (c.status === 404 ? { status: 204, text: '' } : undefined),
     })),
@@ -73,8 +73,9 @@ function statusMutants(): Behaviour[] {
   );
   for (const op of documentedOperations()) {
     if (documentedResponse(op).status !== '2XX') continue;
+    const success = operationRules(op).success;
     list.push(
-      mutant(`${op}.status.success-to-400`, 'status', [op], successRule(op), `${op} does its work but answers 400`, () => ({
+      mutant(`${op}.status.success-to-400`, 'status', [op], success, `${op} does its work but answers 400`, () => ({
         onSend: (c) => (isSuccess(c.status) ? { status: 400, json: errorJson(400, 'invalid_request', 'mutant: refused') } : undefined),
       })),
     );
@@ -82,10 +83,10 @@ function statusMutants(): Behaviour[] {
   return list;
 }
 
-function authMutants(): Behaviour[] {
-  const list: Behaviour[] = [];
+function authMutants(): Mutant[] {
+  const list: Mutant[] = [];
   for (const op of documentedOperations()) {
-    const ruleId = unauthorisedRule(op);
+    const ruleId = operationRules(op).unauthorised;
     list.push(
       mutant(`${op}.auth.missing-key-accepted`, 'auth', [op], ruleId, `${op} served without an Authorization header`, () => ({
         onRequest: (c) => {
@@ -133,7 +134,7 @@ function authMutants(): Behaviour[] {
   return list;
 }
 
-function contentTypeMutants(): Behaviour[] {
+function contentTypeMutants(): Mutant[] {
   return documentedOperations().map((op) => {
     const response = documentedResponse(op);
     return mutant(
@@ -150,11 +151,18 @@ function contentTypeMutants(): Behaviour[] {
   });
 }
 
-function serverErrorMutants(): Behaviour[] {
+function serverErrorMutants(): Mutant[] {
   const list = documentedOperations().map((op) =>
-    mutant(`${op}.invalid-input-5xx`, 'server-error', [op], notServerErrorRule(op), `${op} answers 500 where it refused invalid input with a 4xx`, () => ({
-      onSend: (c) => (c.status >= 400 && c.status < 500 && c.status !== 401 ? { status: 500, json: errorJson(500, 'internal_error', 'mutant') } : undefined),
-    })),
+    mutant(
+      `${op}.invalid-input-5xx`,
+      'server-error',
+      [op],
+      operationRules(op).invalidInput,
+      `${op} answers 500 where it refused invalid input with a 4xx`,
+      () => ({
+        onSend: (c) => (c.status >= 400 && c.status < 500 && c.status !== 401 ? { status: 500, json: errorJson(500, 'internal_error', 'mutant') } : undefined),
+      }),
+    ),
   );
   // Malformed JSON specifically: Fastify's parser errors, turned into a 500.
   for (const op of documentedOperations().filter((id) => rule('MALFORMED-JSON-4XX').operations.includes(id))) {
@@ -167,7 +175,7 @@ function serverErrorMutants(): Behaviour[] {
   return list;
 }
 
-function stateMutants(): Behaviour[] {
+function stateMutants(): Mutant[] {
   return [
     mutant('deleteCustomer.state.delete-forgotten', 'state', ['deleteCustomer'], 'CUSTOMER-DELETE-GONE', 'a deleted customer is kept: it can be deleted again', () => {
       const kept = new WeakMap<object, CustomerRecord>();
@@ -191,8 +199,8 @@ function stateMutants(): Behaviour[] {
   ];
 }
 
-function echoMutants(): Behaviour[] {
-  const echo = (field: string, change: (value: unknown) => unknown, description: string): Behaviour =>
+function echoMutants(): Mutant[] {
+  const echo = (field: string, change: (value: unknown) => unknown, description: string): Mutant =>
     mutant(`createTransaction.echo.${field}`, 'echo', ['createTransaction'], 'TXN-CREATE-ECHO', `the created transaction carries ${description}`, () => ({
       onSend: (c) => (isSuccess(c.status) && isObject(c.json) ? { json: { ...c.json, [field]: change(c.json[field]) } } : undefined),
     }));
@@ -209,10 +217,10 @@ function echoMutants(): Behaviour[] {
   ];
 }
 
-function quirkMutants(): Behaviour[] {
+function quirkMutants(): Mutant[] {
   const send = 'sendTransaction';
   const create = 'createTransaction';
-  const refuseWhen = (name: string, op: OperationId, ruleId: string, description: string, when: (b: Record<string, unknown>) => boolean): Behaviour =>
+  const refuseWhen = (name: string, op: OperationId, ruleId: string, description: string, when: (b: Record<string, unknown>) => boolean): Mutant =>
     mutant(name, 'quirk', [op], ruleId, description, () => ({ preHandler: (c) => (when(body(c)) ? refuse(`mutant: ${description}`) : undefined) }));
   const phoneNumber = (value: unknown): unknown => (isObject(value) ? value.number : undefined);
   return [
@@ -249,11 +257,11 @@ function quirkMutants(): Behaviour[] {
   ];
 }
 
-function acceptedInvalidMutants(): Behaviour[] {
+function acceptedInvalidMutants(): Mutant[] {
   const send = 'sendTransaction';
   const link = 'getPaymentLink';
   const otherOf = <T extends { id: number }>(items: Iterable<T>, id: number): T | undefined => [...items].find((item) => item.id !== id);
-  const containsMutant = (op: 'getBalance' | 'getCurrency', ruleId: string): Behaviour =>
+  const containsMutant = (op: 'getBalance' | 'getCurrency', ruleId: string): Mutant =>
     mutant(`${op}.contains.other-element`, 'identity', [op], ruleId, `${op} answers with another element than the one asked`, () => ({
       onSend: (c) => {
         if (!isSuccess(c.status)) return undefined;
@@ -291,9 +299,9 @@ function acceptedInvalidMutants(): Behaviour[] {
  * not a date-time (SEND-INTENT-EVENT-TIMESTAMPS). The reference mock sends intents "sent" and
  * "failed" (with a phone number, by the amount's parity), so each is observable.
  */
-function eventMutants(): Behaviour[] {
+function eventMutants(): Mutant[] {
   const send = 'sendTransaction';
-  const onIntents = (name: string, description: string, change: (intent: Record<string, unknown>) => void): Behaviour =>
+  const onIntents = (name: string, description: string, change: (intent: Record<string, unknown>) => void): Mutant =>
     mutant(`${send}.event.${name}`, 'event', [send], 'SEND-INTENT-EVENT-TIMESTAMPS', description, () => ({
       onSend: (c) => {
         if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
@@ -317,7 +325,7 @@ function eventMutants(): Behaviour[] {
   ];
 }
 
-export function behaviourMutants(): Behaviour[] {
+export function behaviourMutants(): Mutant[] {
   return [
     ...eventMutants(),
     ...statusMutants(),

@@ -9,9 +9,9 @@
  */
 import type { OperationId } from '../../contract/operations.ts';
 import { rule } from '../../contract/rules.ts';
-import { errorJson, isObject, isSuccess, type Behaviour, type Hooks, type RequestContext } from './hooks.ts';
+import { errorJson, isObject, isSuccess, type Mutant, type Hooks, type RequestContext } from './hooks.ts';
 
-function mutant(name: string, operator: string, operations: OperationId[], ruleId: string, description: string, create: () => Hooks): Behaviour {
+function mutant(name: string, operator: string, operations: OperationId[], ruleId: string, description: string, create: () => Hooks): Mutant {
   rule(ruleId);
   return { name, kind: 'mutant', operator, operations, rule: ruleId, description, create };
 }
@@ -19,7 +19,7 @@ function mutant(name: string, operator: string, operations: OperationId[], ruleI
 const serverError = { status: 500, json: errorJson(500, 'internal_error', 'mutant: crashed on an edge value') };
 
 /** A mutant that answers 500 to the requests `when` picks (before the handler runs). */
-function crashesOn(name: string, operations: OperationId[], ruleId: string, description: string, when: (c: RequestContext) => boolean): Behaviour {
+function crashesOn(name: string, operations: OperationId[], ruleId: string, description: string, when: (c: RequestContext) => boolean): Mutant {
   return mutant(name, 'edge-5xx', operations, ruleId, `answers 500 ${description}`, () => ({ preHandler: (c) => (when(c) ? serverError : undefined) }));
 }
 
@@ -37,7 +37,7 @@ const url = (value: unknown): URL | undefined => {
   }
 };
 
-function edgeCrashes(): Behaviour[] {
+function edgeCrashes(): Mutant[] {
   const create: OperationId[] = ['createTransaction'];
   const send: OperationId[] = ['sendTransaction'];
   const description = (c: RequestContext): string | undefined => text(body(c).description);
@@ -88,7 +88,7 @@ function edgeCrashes(): Behaviour[] {
 
 const everyOperation: OperationId[] = ['deleteCustomer', 'createTransaction', 'getPaymentLink', 'sendTransaction', 'getBalance', 'getCurrency'];
 
-function requestFormCrashes(): Behaviour[] {
+function requestFormCrashes(): Mutant[] {
   const form = 'REQUEST-FORM-NOT-5XX';
   return [
     crashesOn('all.request.accept-5xx', everyOperation, form, 'when Accept is not exactly application/json (*/*, a list, none)', (c) => c.request.headers.accept !== 'application/json'),
@@ -101,8 +101,8 @@ function requestFormCrashes(): Behaviour[] {
   ];
 }
 
-function echoCorruption(): Behaviour[] {
-  const corrupt = (name: string, description: string, change: (json: Record<string, unknown>) => void): Behaviour =>
+function echoCorruption(): Mutant[] {
+  const corrupt = (name: string, description: string, change: (json: Record<string, unknown>) => void): Mutant =>
     mutant(`createTransaction.echo-edge.${name}`, 'echo-edge', ['createTransaction'], 'TXN-CREATE-OPEN-INPUT', `the created transaction carries ${description}`, () => ({
       onSend: (c) => {
         if (!isSuccess(c.status) || !isObject(c.json)) return undefined;
@@ -132,8 +132,8 @@ function echoCorruption(): Behaviour[] {
 }
 
 /** A payment path that handles large amounts otherwise than the creation did: seen only when an edge amount is sent. */
-function largeAmountPayments(): Behaviour[] {
-  const intents = (name: string, description: string, change: (amount: number) => number): Behaviour =>
+function largeAmountPayments(): Mutant[] {
+  const intents = (name: string, description: string, change: (amount: number) => number): Mutant =>
     mutant(`sendTransaction.edge.${name}`, 'echo-edge', ['sendTransaction'], 'SEND-AMOUNT-MATCHES', `payment intents carry ${description}`, () => ({
       onSend: (c) => {
         if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
@@ -157,7 +157,7 @@ function overlapping(
   ruleId: string,
   description: string,
   onOverlap: (c: Parameters<NonNullable<Hooks['onSend']>>[0], previous: Record<string, unknown>) => Record<string, unknown> | undefined,
-): Behaviour {
+): Mutant {
   return mutant(name, 'concurrency', [operation], ruleId, description, () => {
     let tick = 0;
     const arrived = new WeakMap<object, number>();
@@ -180,7 +180,7 @@ function overlapping(
   });
 }
 
-function concurrencyMutants(): Behaviour[] {
+function concurrencyMutants(): Mutant[] {
   return [
     overlapping('createTransaction.concurrency.duplicate-ids', 'createTransaction', 'TXN-ID-UNIQUE', 'transactions created while another was in flight get its id', (c, previous) => ({ ...(c.json as Record<string, unknown>), id: previous.id })),
     overlapping('createTransaction.concurrency.lost', 'createTransaction', 'TXN-ID-UNIQUE', 'a transaction created while another was in flight makes the other one lost', (c, previous) => {
@@ -200,7 +200,7 @@ function forgetting(
   keep: number,
   description: string,
   forget: (c: RequestContext, json: Record<string, unknown>) => void,
-): Behaviour {
+): Mutant {
   // It touches `observedBy` too (doing nothing there): the rule it breaks is that operation's.
   return mutant(name, 'state-after-many', [operation, observedBy], ruleId, description, () => {
     const seen: Array<Record<string, unknown>> = [];
@@ -215,7 +215,7 @@ function forgetting(
   });
 }
 
-function stateMutants(): Behaviour[] {
+function stateMutants(): Mutant[] {
   return [
     forgetting('createTransaction.state.forgotten-after-40', 'createTransaction', 'getPaymentLink', 'LINK-2XX', 40, 'transactions are forgotten once 40 newer ones exist', (c, json) => {
       if (typeof json.id === 'number') c.store.transactions.delete(json.id);
@@ -226,6 +226,6 @@ function stateMutants(): Behaviour[] {
   ];
 }
 
-export function boundaryMutants(): Behaviour[] {
+export function boundaryMutants(): Mutant[] {
   return [...edgeCrashes(), ...requestFormCrashes(), ...echoCorruption(), ...largeAmountPayments(), ...concurrencyMutants(), ...stateMutants()];
 }

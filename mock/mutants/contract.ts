@@ -1,8 +1,9 @@
 /**
  * What the mutant catalogue is derived from: the documented responses of specs/openapi.json
- * (operation, success status, body schema with its fields) and the rules of specs/rules.json.
- * Reading the generated document, not the schema files, keeps the mutants on the contract
- * that users and peer tools see.
+ * (operation, success status, body schema with its fields). Reading the generated document, not
+ * the schema files, keeps the mutants on the contract that users and peer tools see. The rules
+ * the mutants break are named in their declarations or taken from the roles of the operations
+ * table (contract/operations.ts), never looked up by their wording.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -135,37 +136,4 @@ export function documentedResponse(operation: OperationId): DocumentedResponse {
   const found = documentedResponses().find((response) => response.operation === operation);
   if (!found) throw new Error(`specs/openapi.json has no operation ${operation}`);
   return found;
-}
-
-/**
- * The rule that a response's shape (its documented fields and types) belongs to: the one rule
- * of the operation whose text speaks of the documented fields. Found in the catalogue, not
- * listed here, so a renamed rule cannot leave the mutants pointing at a stale id.
- */
-export function shapeRule(operation: OperationId): string {
-  const response = documentedResponse(operation);
-  const candidates = response.rules.filter((id) => {
-    const entry = rule(id);
-    return entry.operations.length === 1 && /(documented (fields|types)|object with token|Transaction object: id)/.test(entry.text);
-  });
-  if (candidates.length !== 1) {
-    throw new Error(`specs/rules.json: expected one shape rule for ${operation}, found ${candidates.length} (${candidates.join(', ')})`);
-  }
-  return candidates[0]!;
-}
-
-/** The rule of an operation that says which success status it has (CUSTOMER-DELETE-204, TXN-CREATE-2XX, ...). */
-export function successRule(operation: OperationId): string {
-  const response = documentedResponse(operation);
-  const pattern = response.status === '2XX' ? /-2XX$/ : new RegExp(`-${response.status}$`);
-  const candidates = response.rules.filter((id) => pattern.test(id) && rule(id).operations.length === 1);
-  if (candidates.length !== 1) throw new Error(`specs/rules.json: expected one success rule for ${operation}, found ${candidates.join(', ') || 'none'}`);
-  return candidates[0]!;
-}
-
-/** The rule that says this operation refuses requests without a valid key with 401. */
-export function unauthorisedRule(operation: OperationId): string {
-  const candidates = documentedResponse(operation).rules.filter((id) => /^AUTH-.*-401$/.test(id));
-  if (candidates.length !== 1) throw new Error(`specs/rules.json: expected one 401 rule for ${operation}, found ${candidates.join(', ') || 'none'}`);
-  return candidates[0]!;
 }

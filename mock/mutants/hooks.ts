@@ -58,28 +58,50 @@ export interface Hooks {
 
 export type BehaviourKind = 'mutant' | 'variant';
 
-export interface Behaviour {
+/** What every mutant and variant has: a name, the operations it touches and the hooks it installs. */
+interface BehaviourBase {
   /** Stable name: passed as the mock's mutant option or in the x-pcs-mutant header. */
   name: string;
-  kind: BehaviourKind;
   /** The operator family it comes from (drop-field, type-change, reshape, status, auth, ...). */
   operator: string;
   /** Operations whose requests it touches; 'all' for every one. */
   operations: OperationId[] | 'all';
   description: string;
-  /** Mutants: the rule of specs/rules.json the behaviour breaks. */
-  rule?: string;
-  /** Variants: the rows of specs/gaps.json where the behaviour chooses differently from the reference mock. */
-  gaps?: string[];
-  /**
-   * Lenient variants: they conform in the default mode (the reference leaves the input open),
-   * and --strict must fail them, naming this rule of specs/rules.json.
-   */
-  strictKills?: string;
-  /** Mutants no request can observe: why (such mutants are listed and not counted). */
-  equivalent?: string;
   create(): Hooks;
 }
+
+/** A behaviour that breaks one rule. */
+export interface Mutant extends BehaviourBase {
+  kind: 'mutant';
+  /**
+   * The rule of specs/rules.json it breaks, named literally in its declaration (or taken from a
+   * role of the operations table, contract/operations.ts), never found by the rule's wording.
+   */
+  rule: string;
+  /** Mutants no request can observe: why (such mutants are listed and not counted). */
+  equivalent?: string;
+}
+
+/** A behaviour that conforms while choosing differently where the reference is silent. */
+export interface Variant extends BehaviourBase {
+  kind: 'variant';
+  /** The rules of specs/rules.json whose verdict its choice tests, named literally in its declaration. */
+  rules: string[];
+  /** The rows of specs/gaps.json where it chooses differently from the reference mock. */
+  gaps: string[];
+  /**
+   * Lenient variants: they conform in the default mode (the reference leaves the input open),
+   * and --strict must fail them, naming this rule of specs/rules.json (one of `rules`).
+   */
+  strictKills?: string;
+}
+
+export type Behaviour = Mutant | Variant;
+
+/** A lenient variant: --strict must fail it under its strictKills rule. */
+export type LenientVariant = Variant & { strictKills: string };
+
+export const isLenient = (variant: Variant): variant is LenientVariant => variant.strictKills !== undefined;
 
 export function errorJson(status: number, code: string, message: string): { error: { status: number; code: string; message: string } } {
   return { error: { status, code, message } };

@@ -2,11 +2,13 @@
  * Mutants of response shapes, generated from the documented responses of specs/openapi.json:
  * each documented field dropped, each field's type changed (by its documented type), and the
  * whole body reshaped. Nothing here names a field: adding one to a schema adds its mutants.
+ * They break the operation's shape rule (the `shape` role of contract/operations.ts) unless a
+ * table below names another rule for the field or the reshape.
  */
-import type { OperationId } from '../../contract/operations.ts';
+import { operationRules, type OperationId } from '../../contract/operations.ts';
 import { rule } from '../../contract/rules.ts';
-import { documentedResponses, shapeRule, type DocumentedField, type DocumentedResponse, type FieldType } from './contract.ts';
-import { bodyObjects, isSuccess, type Behaviour } from './hooks.ts';
+import { documentedResponses, type DocumentedField, type DocumentedResponse, type FieldType } from './contract.ts';
+import { bodyObjects, isSuccess, type Mutant } from './hooks.ts';
 
 interface TypeChange {
   /** Name suffix of the mutant. */
@@ -71,6 +73,15 @@ const eventFieldRules: Partial<Record<OperationId, Record<string, string>>> = {
 };
 
 /**
+ * Array answers that must contain the requested element: an empty array still matches the list
+ * schema, so emptying it breaks this rule rather than the shape rule.
+ */
+const emptyArrayRules: Partial<Record<OperationId, string>> = {
+  getBalance: 'BALANCE-CONTAINS-ID',
+  getCurrency: 'CURRENCY-CONTAINS-ID',
+};
+
+/**
  * Fields the reference mock sends beyond the documented ones. The reference allows extra
  * fields, so removing one is unobservable: these give the equivalent mutants. A unit test
  * checks this list against what the mock really sends.
@@ -86,12 +97,12 @@ function mapObjects(json: unknown, update: (object: Record<string, unknown>) => 
   return json;
 }
 
-function fieldMutants(response: DocumentedResponse, field: DocumentedField): Behaviour[] {
+function fieldMutants(response: DocumentedResponse, field: DocumentedField): Mutant[] {
   const op = response.operation;
   const where = `${op} response${response.array ? ' elements' : ''}`;
-  const shape = shapeRule(op);
+  const shape = operationRules(op).shape;
   const quirk = fieldQuirkRules[op]?.[field.name];
-  const mutants: Behaviour[] = [
+  const mutants: Mutant[] = [
     {
       name: `${op}.${field.name}.drop`,
       kind: 'mutant',
@@ -129,10 +140,10 @@ function fieldMutants(response: DocumentedResponse, field: DocumentedField): Beh
   return mutants;
 }
 
-function reshapeMutants(response: DocumentedResponse): Behaviour[] {
+function reshapeMutants(response: DocumentedResponse): Mutant[] {
   const op = response.operation;
-  const shape = shapeRule(op);
-  const reshape = (name: string, description: string, change: (json: unknown) => unknown, ruleId = shape): Behaviour => ({
+  const shape = operationRules(op).shape;
+  const reshape = (name: string, description: string, change: (json: unknown) => unknown, ruleId = shape): Mutant => ({
     name: `${op}.body.${name}`,
     kind: 'mutant',
     operator: 'reshape',
@@ -149,24 +160,22 @@ function reshapeMutants(response: DocumentedResponse): Behaviour[] {
       reshape('object-in-envelope', 'the object wrapped in an envelope {"data": ...}', (json) => ({ data: json })),
     ];
   }
-  // An empty list still matches a list schema; it breaks "contains the requested id" where there is one.
-  const contains = response.rules.find((id) => id.endsWith('-CONTAINS-ID'));
   return [
     reshape('array-to-object', 'the array replaced by its first element', (json) => (Array.isArray(json) ? json[0] : json)),
     reshape('array-in-envelope', 'the array wrapped in an envelope {"data": [...]}', (json) => ({ data: json })),
-    reshape('array-empty', 'an empty array', () => [], contains ?? shape),
+    reshape('array-empty', 'an empty array', () => [], emptyArrayRules[op] ?? shape),
   ];
 }
 
-function extraFieldMutants(response: DocumentedResponse): Behaviour[] {
+function extraFieldMutants(response: DocumentedResponse): Mutant[] {
   const op = response.operation;
-  return (referenceExtras[op] ?? []).map((field) => ({
+  return (referenceExtras[op] ?? []).map((field): Mutant => ({
     name: `${op}.${field}.drop-undocumented`,
     kind: 'mutant',
     operator: 'drop-field',
     operations: [op],
     description: `${op} response: undocumented field ${field} left out`,
-    rule: shapeRule(op),
+    rule: operationRules(op).shape,
     equivalent: `${field} is not a documented field of ${response.schemaName}; the reference only describes the documented ones, so no request can tell it is missing`,
     create: () => ({
       onSend: (context) =>
@@ -175,14 +184,14 @@ function extraFieldMutants(response: DocumentedResponse): Behaviour[] {
   }));
 }
 
-export function shapeMutants(): Behaviour[] {
-  const mutants: Behaviour[] = [];
+export function shapeMutants(): Mutant[] {
+  const mutants: Mutant[] = [];
   for (const response of documentedResponses()) {
     // The customer helper is not part of the reference: its answer is not a contract to break.
     if (response.undocumented || response.fields.length === 0) continue;
     for (const field of response.fields) mutants.push(...fieldMutants(response, field));
     mutants.push(...reshapeMutants(response), ...extraFieldMutants(response));
   }
-  for (const mutant of mutants) rule(mutant.rule!);
+  for (const mutant of mutants) rule(mutant.rule);
   return mutants;
 }

@@ -3,7 +3,9 @@
  * the reference but choose differently where it is silent. They are derived from the gap
  * table (specs/gaps.json): every row has at least one variant that makes another choice than
  * the reference mock there (`gaps`), one choice at a time, and combined variants make several
- * at once. The suite must pass every one in its default mode: a failure is a false positive.
+ * at once. Each names, literally, the rules whose verdict its choice tests (`rules`): the rules
+ * of its gap rows it exercises, and the rules whose tests meet its answers. The suite must pass
+ * every one in its default mode: a failure is a false positive.
  *
  * Lenient variants (`strictKills`) accept what the reference leaves open only to a lenient
  * reading (null as "not given", coercion, another declared Content-Type, formats the prose
@@ -16,16 +18,33 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
 import type { OperationId } from '../../contract/operations.ts';
+import { rule } from '../../contract/rules.ts';
 import { documentedResponses } from './contract.ts';
-import { bodyObjects, errorJson, isObject, isSuccess, type Behaviour, type Hooks, type ResponseContext, type Rewrite } from './hooks.ts';
+import { bodyObjects, errorJson, isObject, isSuccess } from './hooks.ts';
+import type { Hooks, ResponseContext, Rewrite, Variant } from './hooks.ts';
 
 interface VariantOptions {
+  /** The rows of specs/gaps.json where the variant chooses differently. */
   gaps: string[];
+  /** The rules whose verdict its choice tests, written out so that a search for a rule id finds the variant. */
+  rules: string[];
   strictKills?: string;
 }
 
-function variant(name: string, options: VariantOptions, operations: OperationId[] | 'all', description: string, create: () => Hooks): Behaviour {
-  return { name, kind: 'variant', operator: 'conforming', operations, description, create, gaps: options.gaps, ...(options.strictKills ? { strictKills: options.strictKills } : {}) };
+function variant(
+  name: string,
+  options: VariantOptions,
+  operations: OperationId[] | 'all',
+  description: string,
+  create: () => Hooks,
+): Variant {
+  for (const id of options.rules) rule(id); // an unknown id throws when the catalogue is built
+  if (options.strictKills !== undefined && !options.rules.includes(options.strictKills)) {
+    throw new Error(`mock/mutants: ${name}: strictKills ${options.strictKills} is not among its rules`);
+  }
+  const { gaps, rules, strictKills } = options;
+  const lenient = strictKills === undefined ? {} : { strictKills };
+  return { name, kind: 'variant', operator: 'conforming', operations, description, create, gaps, rules, ...lenient };
 }
 
 /** The documented date-time fields of each operation's answer, from specs/openapi.json. */
@@ -424,209 +443,580 @@ const tightText = bounds((operation, body) => {
   return undefined;
 });
 
-export function conformingVariants(): Behaviour[] {
+export function conformingVariants(): Variant[] {
   return [
     // Success status codes of operations 2 to 6: not shown.
-    variant('variant.creation-200', { gaps: ['success-status'] }, ['createTransaction', 'createCustomer'], 'creations answered 200 instead of 201', creation200),
-    variant('variant.link-201', { gaps: ['success-status'] }, ['getPaymentLink'], 'the payment link answered 201 (a token was created)', () => ({
-      onSend: (c) => (c.status === 200 ? { status: 201 } : undefined),
-    })),
-    variant('variant.send-202-scheduled', { gaps: ['success-status', 'event-fields'] }, ['sendTransaction'], 'sends answered 202 with every intent scheduled (no event yet)', () => ({
-      onSend: (c) => {
-        if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
-        const intents = c.json.map((intent) =>
-          isObject(intent) ? { ...intent, status: 'scheduled', approved_at: null, canceled_at: null, deleted_at: null, last_error_code: null } : intent,
-        );
-        return { status: 202, json: intents };
-      },
-    })),
-    variant('variant.reads-203', { gaps: ['success-status'] }, ['getBalance', 'getCurrency'], 'reads answered 203 (from a cache)', () => ({
-      onSend: (c) => (c.status === 200 ? { status: 203 } : undefined),
-    })),
+    variant(
+      'variant.creation-200',
+      { gaps: ['success-status'], rules: ['TXN-CREATE-2XX'] },
+      ['createTransaction', 'createCustomer'],
+      'creations answered 200 instead of 201',
+      creation200,
+    ),
+    variant(
+      'variant.link-201',
+      { gaps: ['success-status'], rules: ['LINK-2XX'] },
+      ['getPaymentLink'],
+      'the payment link answered 201 (a token was created)',
+      () => ({
+        onSend: (c) => (c.status === 200 ? { status: 201 } : undefined),
+      }),
+    ),
+    variant(
+      'variant.send-202-scheduled',
+      { gaps: ['success-status', 'event-fields'], rules: ['SEND-2XX', 'SEND-SCHEMA', 'SEND-INTENT-EVENT-TIMESTAMPS'] },
+      ['sendTransaction'],
+      'sends answered 202 with every intent scheduled (no event yet)',
+      () => ({
+        onSend: (c) => {
+          if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
+          const intents = c.json.map((intent) =>
+            isObject(intent) ? { ...intent, status: 'scheduled', approved_at: null, canceled_at: null, deleted_at: null, last_error_code: null } : intent,
+          );
+          return { status: 202, json: intents };
+        },
+      }),
+    ),
+    variant(
+      'variant.reads-203',
+      { gaps: ['success-status'], rules: ['BALANCE-2XX', 'CURRENCY-2XX'] },
+      ['getBalance', 'getCurrency'],
+      'reads answered 203 (from a cache)',
+      () => ({
+        onSend: (c) => (c.status === 200 ? { status: 203 } : undefined),
+      }),
+    ),
 
     // Error responses and error bodies: not shown.
-    variant('variant.invalid-input-422', { gaps: ['error-status'] }, 'all', 'invalid input answered 422 instead of 400', invalid422),
-    variant('variant.unknown-ids-400', { gaps: ['error-status', 'unknown-ids'] }, ['getPaymentLink', 'sendTransaction', 'getBalance', 'getCurrency', 'createTransaction'], 'unknown resources (other than a customer to delete) answered 400 instead of 404', () => ({
-      onSend: (c) => (c.status === 404 && isObject(c.json) && isObject(c.json.error) ? { status: 400, json: { error: { ...c.json.error, status: 400 } } } : undefined),
-    })),
-    variant('variant.errors-other-shape', { gaps: ['error-body', 'environments', 'token-not-key'] }, 'all', 'error bodies in another JSON shape: {"errors": [{"code", "detail"}]}', errorsOtherShape),
+    variant(
+      'variant.invalid-input-422',
+      {
+        gaps: ['error-status'],
+        rules: [
+          'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX', 'SEND-TOKEN-REQUIRED', 'MALFORMED-JSON-4XX',
+          'CUSTOMER-ID-INTEGER',
+        ],
+      },
+      'all',
+      'invalid input answered 422 instead of 400',
+      invalid422,
+    ),
+    variant(
+      'variant.unknown-ids-400',
+      {
+        gaps: ['error-status', 'unknown-ids'],
+        rules: ['LINK-UNKNOWN-TXN-4XX', 'SEND-UNKNOWN-TOKEN-4XX', 'UNKNOWN-ID-NOT-5XX', 'CUSTOMER-REFERENCE-NOT-5XX'],
+      },
+      ['getPaymentLink', 'sendTransaction', 'getBalance', 'getCurrency', 'createTransaction'],
+      'unknown resources (other than a customer to delete) answered 400 instead of 404',
+      () => ({
+        onSend: (c) => (c.status === 404 && isObject(c.json) && isObject(c.json.error) ? { status: 400, json: { error: { ...c.json.error, status: 400 } } } : undefined),
+      }),
+    ),
+    variant(
+      'variant.errors-other-shape',
+      {
+        gaps: ['error-body', 'environments', 'token-not-key'],
+        rules: [
+          'AUTH-DELETE-401', 'AUTH-OTHERS-401', 'ENV-KEY-SCOPED', 'AUTH-TOKEN-NOT-A-KEY', 'CUSTOMER-DELETE-404',
+          'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX', 'LINK-UNKNOWN-TXN-4XX', 'SEND-UNKNOWN-TOKEN-4XX',
+        ],
+      },
+      'all',
+      'error bodies in another JSON shape: {"errors": [{"code", "detail"}]}',
+      errorsOtherShape,
+    ),
     variant(
       'variant.errors-plain-text',
-      { gaps: ['error-body'] },
+      {
+        gaps: ['error-body'],
+        rules: [
+          'AUTH-DELETE-401', 'AUTH-OTHERS-401', 'ENV-KEY-SCOPED', 'AUTH-TOKEN-NOT-A-KEY', 'CUSTOMER-DELETE-404',
+          'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX', 'LINK-UNKNOWN-TXN-4XX', 'SEND-UNKNOWN-TOKEN-4XX',
+        ],
+      },
       'all',
       'error bodies as plain text',
       errorRewrite((_c, message) => ({ contentType: 'text/plain; charset=utf-8', text: message })),
     ),
 
     // Authentication: the valid key in other forms.
-    variant('variant.auth-key-other-forms', { gaps: ['auth-elsewhere'] }, 'all', 'the valid key is also accepted without a scheme or with another one ("Token <key>")', () => ({
-      onRequest: (c) => {
-        const header = c.request.headers.authorization;
-        if (header === undefined) return;
-        const key = /^(?:Token\s+)?(\S+)$/i.exec(header)?.[1];
-        if (key === c.keys.own) c.request.headers.authorization = `Bearer ${key}`;
-      },
-    })),
+    variant(
+      'variant.auth-key-other-forms',
+      { gaps: ['auth-elsewhere'], rules: ['AUTH-DELETE-401', 'AUTH-OTHERS-401', 'AUTH-BEARER-ACCEPTED'] },
+      'all',
+      'the valid key is also accepted without a scheme or with another one ("Token <key>")',
+      () => ({
+        onRequest: (c) => {
+          const header = c.request.headers.authorization;
+          if (header === undefined) return;
+          const key = /^(?:Token\s+)?(\S+)$/i.exec(header)?.[1];
+          if (key === c.keys.own) c.request.headers.authorization = `Bearer ${key}`;
+        },
+      }),
+    ),
 
     // Required fields, coercion, the prose's formats.
-    variant('variant.null-as-absent', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given" in request bodies (the account\'s default currency when currency is null)', nullAsAbsent),
-    variant('variant.unset-fields-null', { gaps: ['required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'null read as "not given", and the transaction then shows null for a description or callback_url it was not given', unsetFieldsNull),
-    variant('variant.empty-texts-null', { gaps: ['required-fields', 'echo'] }, ['createTransaction'], 'texts of a creation trimmed, and an empty one read as "not given" and shown as null (Laravel\'s TrimStrings and ConvertEmptyStringsToNull)', emptyTextsNull),
-    variant('variant.arrays-as-objects', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'a JSON array where an object is expected read as the keyed object a PHP decoder makes of it ([] as {}, [1] as {"0": 1})', arraysAsObjects),
-    variant('variant.coerce-numeric-strings', { gaps: ['coercion'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'an amount sent as a string of digits read as that integer, a send phone number sent as a JSON number read as its digits', () => ({
-      preHandler: (c) => {
-        const body = c.request.body;
-        if (!isObject(body)) return undefined;
-        if (c.operation === 'createTransaction' && typeof body.amount === 'string' && /^\d{1,15}$/.test(body.amount)) body.amount = Number(body.amount);
-        if (c.operation === 'sendTransaction' && isObject(body.phone_number) && typeof body.phone_number.number === 'number') body.phone_number.number = String(body.phone_number.number);
-        return undefined;
+    variant(
+      'variant.null-as-absent',
+      {
+        gaps: ['required-fields'],
+        rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'SEND-TOKEN-REQUIRED'],
+        strictKills: 'TXN-CREATE-OPEN-INPUT',
       },
-    })),
-    variant('variant.coercing-server', { gaps: ['coercion', 'required-fields'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], "bodies validated and coerced as Fastify does by default (ajv coerceTypes 'array'): \"1000\" read as 1000, numbers as strings, one-element arrays as their element", coercingServer),
-    variant('variant.lenient-formats', { gaps: ['prose-constraints'], strictKills: 'SEND-OPEN-INPUT' }, ['createTransaction', 'sendTransaction'], 'country codes in any case and of three letters, phone numbers with spaces, lower-case currency codes accepted', lenientFormats),
+      ['createTransaction', 'sendTransaction'],
+      'null read as "not given" in request bodies (the account\'s default currency when currency is null)',
+      nullAsAbsent,
+    ),
+    variant(
+      'variant.unset-fields-null',
+      {
+        gaps: ['required-fields'],
+        rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'TXN-CREATE-SCHEMA'],
+        strictKills: 'TXN-CREATE-OPEN-INPUT',
+      },
+      ['createTransaction', 'sendTransaction'],
+      'null read as "not given", and the transaction then shows null for a description or callback_url it was not given',
+      unsetFieldsNull,
+    ),
+    variant(
+      'variant.empty-texts-null',
+      { gaps: ['required-fields', 'echo'], rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-ECHO'] },
+      ['createTransaction'],
+      'texts of a creation trimmed, and an empty one read as "not given" and shown as null (Laravel\'s TrimStrings and ConvertEmptyStringsToNull)',
+      emptyTextsNull,
+    ),
+    variant(
+      'variant.arrays-as-objects',
+      { gaps: ['coercion'], rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT'], strictKills: 'TXN-CREATE-OPEN-INPUT' },
+      ['createTransaction', 'sendTransaction'],
+      'a JSON array where an object is expected read as the keyed object a PHP decoder makes of it ([] as {}, [1] as {"0": 1})',
+      arraysAsObjects,
+    ),
+    variant(
+      'variant.coerce-numeric-strings',
+      { gaps: ['coercion'], rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT'], strictKills: 'TXN-CREATE-OPEN-INPUT' },
+      ['createTransaction', 'sendTransaction'],
+      'an amount sent as a string of digits read as that integer, a send phone number sent as a JSON number read as its digits',
+      () => ({
+        preHandler: (c) => {
+          const body = c.request.body;
+          if (!isObject(body)) return undefined;
+          if (c.operation === 'createTransaction' && typeof body.amount === 'string' && /^\d{1,15}$/.test(body.amount)) body.amount = Number(body.amount);
+          if (c.operation === 'sendTransaction' && isObject(body.phone_number) && typeof body.phone_number.number === 'number') body.phone_number.number = String(body.phone_number.number);
+          return undefined;
+        },
+      }),
+    ),
+    variant(
+      'variant.coercing-server',
+      {
+        gaps: ['coercion', 'required-fields'],
+        rules: [
+          'TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX',
+          'SEND-TOKEN-REQUIRED',
+        ],
+        strictKills: 'TXN-CREATE-OPEN-INPUT',
+      },
+      ['createTransaction', 'sendTransaction'],
+      "bodies validated and coerced as Fastify does by default (ajv coerceTypes 'array'): \"1000\" read as 1000, numbers as strings, one-element arrays as their element",
+      coercingServer,
+    ),
+    variant(
+      'variant.lenient-formats',
+      {
+        gaps: ['prose-constraints'],
+        rules: ['SEND-OPEN-INPUT', 'TXN-CREATE-OPEN-INPUT'],
+        strictKills: 'SEND-OPEN-INPUT',
+      },
+      ['createTransaction', 'sendTransaction'],
+      'country codes in any case and of three letters, phone numbers with spaces, lower-case currency codes accepted',
+      lenientFormats,
+    ),
 
     // Bounds the reference does not show: a server's own, refused with 422.
-    variant('variant.bounds-description-255', { gaps: ['bounds'] }, ['createTransaction'], 'descriptions over 255 characters refused with 422', bounds((operation, body) =>
-      operation === 'createTransaction' && typeof body.description === 'string' && codePoints(body.description) > 255 ? 'description: at most 255 characters' : undefined,
-    )),
-    variant('variant.bounds-amount-range', { gaps: ['bounds'] }, ['createTransaction'], 'amounts outside 100 to 1,000,000 refused with 422', bounds((operation, body) =>
-      operation === 'createTransaction' && typeof body.amount === 'number' && (body.amount < 100 || body.amount > 1_000_000) ? 'amount: from 100 to 1,000,000' : undefined,
-    )),
-    variant('variant.bounds-flat-metadata', { gaps: ['bounds'] }, ['createTransaction'], 'custom_metadata refused with 422 unless flat (scalars only), at most 20 keys of at most 40 characters', bounds((operation, body) => {
-      if (operation !== 'createTransaction' || !isObject(body.custom_metadata)) return undefined;
-      const entries = Object.entries(body.custom_metadata);
-      if (entries.length > 20 || entries.some(([key, value]) => codePoints(key) > 40 || depth(value) > 0)) return 'custom_metadata: at most 20 flat entries';
-      return undefined;
-    })),
-    variant('variant.bounds-unknown-customer-422', { gaps: ['bounds', 'error-status'] }, ['createTransaction'], 'a transaction naming a customer id that does not exist refused with 422', bounds((operation, body, c) => {
-      if (operation !== 'createTransaction' || !isObject(body.customer) || typeof body.customer.id !== 'number') return undefined;
-      return c.store.customers.has(body.customer.id) ? undefined : 'customer.id: no such customer';
-    })),
-    variant('variant.bounds-tight-text', { gaps: ['bounds', 'prose-constraints'] }, ['createTransaction', 'sendTransaction'], 'descriptions with white space at the ends or invisible characters, and phone numbers or countries off the send shape, refused with 422', tightText),
+    variant(
+      'variant.bounds-description-255',
+      { gaps: ['bounds'], rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX'] },
+      ['createTransaction'],
+      'descriptions over 255 characters refused with 422',
+      bounds((operation, body) =>
+        operation === 'createTransaction' && typeof body.description === 'string' && codePoints(body.description) > 255 ? 'description: at most 255 characters' : undefined,
+      ),
+    ),
+    variant(
+      'variant.bounds-amount-range',
+      { gaps: ['bounds'], rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX'] },
+      ['createTransaction'],
+      'amounts outside 100 to 1,000,000 refused with 422',
+      bounds((operation, body) =>
+        operation === 'createTransaction' && typeof body.amount === 'number' && (body.amount < 100 || body.amount > 1_000_000) ? 'amount: from 100 to 1,000,000' : undefined,
+      ),
+    ),
+    variant(
+      'variant.bounds-flat-metadata',
+      { gaps: ['bounds'], rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX'] },
+      ['createTransaction'],
+      'custom_metadata refused with 422 unless flat (scalars only), at most 20 keys of at most 40 characters',
+      bounds((operation, body) => {
+        if (operation !== 'createTransaction' || !isObject(body.custom_metadata)) return undefined;
+        const entries = Object.entries(body.custom_metadata);
+        if (entries.length > 20 || entries.some(([key, value]) => codePoints(key) > 40 || depth(value) > 0)) return 'custom_metadata: at most 20 flat entries';
+        return undefined;
+      }),
+    ),
+    variant(
+      'variant.bounds-unknown-customer-422',
+      { gaps: ['bounds', 'error-status'], rules: ['CUSTOMER-REFERENCE-NOT-5XX'] },
+      ['createTransaction'],
+      'a transaction naming a customer id that does not exist refused with 422',
+      bounds((operation, body, c) => {
+        if (operation !== 'createTransaction' || !isObject(body.customer) || typeof body.customer.id !== 'number') return undefined;
+        return c.store.customers.has(body.customer.id) ? undefined : 'customer.id: no such customer';
+      }),
+    ),
+    variant(
+      'variant.bounds-tight-text',
+      {
+        gaps: ['bounds', 'prose-constraints'],
+        rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'TXN-CREATE-2XX', 'SEND-PHONE-NUMBER-STRING'],
+      },
+      ['createTransaction', 'sendTransaction'],
+      'descriptions with white space at the ends or invisible characters, and phone numbers or countries off the send shape, refused with 422',
+      tightText,
+    ),
 
     // How the echo is stored.
-    variant('variant.normalising-echo', { gaps: ['echo'] }, ['createTransaction'], 'descriptions stored trimmed and in Unicode NFC, callback URLs as a URL parser writes them', () => ({
-      onSend: (c) => {
-        if (!isSuccess(c.status) || !isObject(c.json)) return undefined;
-        const json = { ...c.json };
-        if (typeof json.description === 'string') json.description = json.description.normalize('NFC').trim();
-        if (typeof json.callback_url === 'string') {
-          try {
-            json.callback_url = new URL(json.callback_url).href;
-          } catch {
-            // not a URL: stored as sent
+    variant(
+      'variant.normalising-echo',
+      { gaps: ['echo'], rules: ['TXN-CREATE-ECHO', 'TXN-CREATE-OPEN-INPUT'] },
+      ['createTransaction'],
+      'descriptions stored trimmed and in Unicode NFC, callback URLs as a URL parser writes them',
+      () => ({
+        onSend: (c) => {
+          if (!isSuccess(c.status) || !isObject(c.json)) return undefined;
+          const json = { ...c.json };
+          if (typeof json.description === 'string') json.description = json.description.normalize('NFC').trim();
+          if (typeof json.callback_url === 'string') {
+            try {
+              json.callback_url = new URL(json.callback_url).href;
+            } catch {
+              // not a URL: stored as sent
+            }
           }
-        }
-        return { json };
-      },
-    })),
+          return { json };
+        },
+      }),
+    ),
 
     // Representations of answers.
-    variant('variant.date-time-offset', { gaps: ['timestamps'] }, 'all', 'date-times written with a +01:00 offset', rewriteDates(withOffset)),
-    variant('variant.date-time-no-fraction', { gaps: ['timestamps'] }, 'all', 'date-times without a fraction of a second', rewriteDates((d) => `${d.toISOString().slice(0, 19)}Z`)),
-    variant('variant.date-time-microseconds', { gaps: ['timestamps'] }, 'all', 'date-times with microseconds', microseconds),
-    variant('variant.extra-fields', { gaps: ['extra-fields'] }, 'all', 'every object of a success body carries extra fields', () => ({
-      onSend: (c) => {
-        if (!isSuccess(c.status) || c.json === undefined) return undefined;
-        for (const object of bodyObjects(c.json)) {
-          object.object = c.operation;
-          object.livemode = false;
-          object.metadata = { source: 'variant', nested: { list: [1, 2] } };
-        }
-        return { json: c.json };
+    variant(
+      'variant.date-time-offset',
+      {
+        gaps: ['timestamps'],
+        rules: ['TXN-CREATE-SCHEMA', 'SEND-SCHEMA', 'BALANCE-ARRAY', 'CURRENCY-ARRAY', 'SEND-INTENT-EVENT-TIMESTAMPS'],
       },
-    })),
-    variant('variant.extra-nested-objects', { gaps: ['extra-fields'] }, 'all', 'success bodies carry deeply nested extra objects and arrays of objects', () => ({
-      onSend: (c) => {
-        if (!isSuccess(c.status) || c.json === undefined) return undefined;
-        for (const object of bodyObjects(c.json)) {
-          object.links = [{ rel: 'self', href: `https://api.example.com/${c.operation}` }, { rel: 'account', href: null }];
-          object._meta = { trace: { spans: [{ id: 1, children: [{ id: 2, tags: { a: [true, null, { deep: 'x' }] } }] }] } };
-        }
-        return { json: c.json };
+      'all',
+      'date-times written with a +01:00 offset',
+      rewriteDates(withOffset),
+    ),
+    variant(
+      'variant.date-time-no-fraction',
+      {
+        gaps: ['timestamps'],
+        rules: ['TXN-CREATE-SCHEMA', 'SEND-SCHEMA', 'BALANCE-ARRAY', 'CURRENCY-ARRAY', 'SEND-INTENT-EVENT-TIMESTAMPS'],
       },
-    })),
-    variant('variant.intent-event-fields-absent', { gaps: ['event-fields'] }, ['sendTransaction'], 'payment intents leave out approved_at, canceled_at, deleted_at and last_error_code until their event', eventFieldsAbsent),
-    variant('variant.other-status-values', { gaps: ['status-values'] }, ['createTransaction', 'sendTransaction'], 'status values other than the documented examples ("initiated" transactions, "processing" intents)', () => ({
-      onSend: (c) => {
-        if (!isSuccess(c.status) || c.json === undefined) return undefined;
-        for (const object of bodyObjects(c.json)) {
-          if (object.status === 'pending') object.status = c.operation === 'createTransaction' ? 'initiated' : 'processing';
-        }
-        return { json: c.json };
+      'all',
+      'date-times without a fraction of a second',
+      rewriteDates((d) => `${d.toISOString().slice(0, 19)}Z`),
+    ),
+    variant(
+      'variant.date-time-microseconds',
+      {
+        gaps: ['timestamps'],
+        rules: ['TXN-CREATE-SCHEMA', 'SEND-SCHEMA', 'BALANCE-ARRAY', 'CURRENCY-ARRAY', 'SEND-INTENT-EVENT-TIMESTAMPS'],
       },
-    })),
-    variant('variant.currency-affixes', { gaps: ['currency-affixes'] }, ['getCurrency'], 'currencies with a non-empty prefix and an empty suffix', () => ({
-      onSend: (c) => {
-        if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
-        for (const currency of bodyObjects(c.json)) {
-          currency.prefix = '₣ ';
-          currency.suffix = '';
-        }
-        return { json: c.json };
+      'all',
+      'date-times with microseconds',
+      microseconds,
+    ),
+    variant(
+      'variant.extra-fields',
+      {
+        gaps: ['extra-fields'],
+        rules: ['TXN-CREATE-SCHEMA', 'LINK-SCHEMA', 'SEND-SCHEMA', 'BALANCE-ARRAY', 'CURRENCY-ARRAY'],
       },
-    })),
-    variant('variant.ids-large', { gaps: ['identifiers'] }, ['createTransaction', 'createCustomer', 'deleteCustomer', 'getPaymentLink'], 'transaction and customer ids beyond 32 bits', largeIds),
-    variant('variant.lists-with-other-elements', { gaps: ['get-by-id-array'] }, ['getBalance', 'getCurrency'], 'GET-by-id arrays hold other elements besides the requested one', () => ({
-      onSend: (c) => {
-        if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
-        const others = c.operation === 'getBalance' ? [...c.store.balances.values()] : [...c.store.currencies.values()];
-        const asked = c.json as unknown[];
-        return { json: [...others.filter((item) => !asked.some((a) => isObject(a) && a.id === item.id)), ...asked] };
+      'all',
+      'every object of a success body carries extra fields',
+      () => ({
+        onSend: (c) => {
+          if (!isSuccess(c.status) || c.json === undefined) return undefined;
+          for (const object of bodyObjects(c.json)) {
+            object.object = c.operation;
+            object.livemode = false;
+            object.metadata = { source: 'variant', nested: { list: [1, 2] } };
+          }
+          return { json: c.json };
+        },
+      }),
+    ),
+    variant(
+      'variant.extra-nested-objects',
+      {
+        gaps: ['extra-fields'],
+        rules: ['TXN-CREATE-SCHEMA', 'LINK-SCHEMA', 'SEND-SCHEMA', 'BALANCE-ARRAY', 'CURRENCY-ARRAY'],
       },
-    })),
-    variant('variant.send-several-intents', { gaps: ['send-array'] }, ['sendTransaction'], 'the send answer holds two payment intents', () => ({
-      onSend: (c) =>
-        isSuccess(c.status) && Array.isArray(c.json) && isObject(c.json[0])
-          ? { json: [...c.json, { ...c.json[0], reference: `${String(c.json[0].reference)}_2` }] }
-          : undefined,
-    })),
+      'all',
+      'success bodies carry deeply nested extra objects and arrays of objects',
+      () => ({
+        onSend: (c) => {
+          if (!isSuccess(c.status) || c.json === undefined) return undefined;
+          for (const object of bodyObjects(c.json)) {
+            object.links = [{ rel: 'self', href: `https://api.example.com/${c.operation}` }, { rel: 'account', href: null }];
+            object._meta = { trace: { spans: [{ id: 1, children: [{ id: 2, tags: { a: [true, null, { deep: 'x' }] } }] }] } };
+          }
+          return { json: c.json };
+        },
+      }),
+    ),
+    variant(
+      'variant.intent-event-fields-absent',
+      { gaps: ['event-fields'], rules: ['SEND-SCHEMA', 'SEND-INTENT-EVENT-TIMESTAMPS'] },
+      ['sendTransaction'],
+      'payment intents leave out approved_at, canceled_at, deleted_at and last_error_code until their event',
+      eventFieldsAbsent,
+    ),
+    variant(
+      'variant.other-status-values',
+      { gaps: ['status-values'], rules: ['TXN-CREATE-SCHEMA', 'SEND-SCHEMA'] },
+      ['createTransaction', 'sendTransaction'],
+      'status values other than the documented examples ("initiated" transactions, "processing" intents)',
+      () => ({
+        onSend: (c) => {
+          if (!isSuccess(c.status) || c.json === undefined) return undefined;
+          for (const object of bodyObjects(c.json)) {
+            if (object.status === 'pending') object.status = c.operation === 'createTransaction' ? 'initiated' : 'processing';
+          }
+          return { json: c.json };
+        },
+      }),
+    ),
+    variant(
+      'variant.currency-affixes',
+      { gaps: ['currency-affixes'], rules: ['CURRENCY-ARRAY'] },
+      ['getCurrency'],
+      'currencies with a non-empty prefix and an empty suffix',
+      () => ({
+        onSend: (c) => {
+          if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
+          for (const currency of bodyObjects(c.json)) {
+            currency.prefix = '₣ ';
+            currency.suffix = '';
+          }
+          return { json: c.json };
+        },
+      }),
+    ),
+    variant(
+      'variant.ids-large',
+      { gaps: ['identifiers'], rules: ['TXN-CREATE-SCHEMA', 'CUSTOMER-DELETE-204', 'LINK-2XX'] },
+      ['createTransaction', 'createCustomer', 'deleteCustomer', 'getPaymentLink'],
+      'transaction and customer ids beyond 32 bits',
+      largeIds,
+    ),
+    variant(
+      'variant.lists-with-other-elements',
+      {
+        gaps: ['get-by-id-array'],
+        rules: ['BALANCE-ARRAY', 'CURRENCY-ARRAY', 'BALANCE-CONTAINS-ID', 'CURRENCY-CONTAINS-ID'],
+      },
+      ['getBalance', 'getCurrency'],
+      'GET-by-id arrays hold other elements besides the requested one',
+      () => ({
+        onSend: (c) => {
+          if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
+          const others = c.operation === 'getBalance' ? [...c.store.balances.values()] : [...c.store.currencies.values()];
+          const asked = c.json as unknown[];
+          return { json: [...others.filter((item) => !asked.some((a) => isObject(a) && a.id === item.id)), ...asked] };
+        },
+      }),
+    ),
+    variant(
+      'variant.send-several-intents',
+      { gaps: ['send-array'], rules: ['SEND-SCHEMA', 'SEND-AMOUNT-MATCHES'] },
+      ['sendTransaction'],
+      'the send answer holds two payment intents',
+      () => ({
+        onSend: (c) =>
+          isSuccess(c.status) && Array.isArray(c.json) && isObject(c.json[0])
+            ? { json: [...c.json, { ...c.json[0], reference: `${String(c.json[0].reference)}_2` }] }
+            : undefined,
+      }),
+    ),
 
     // Tokens and links.
-    variant('variant.token-uuid', { gaps: ['token-form'] }, ['getPaymentLink', 'sendTransaction'], 'tokens are UUIDs (not digits)', tokenAliases(() => randomUUID())),
-    variant('variant.token-jwt', { gaps: ['token-form'] }, ['getPaymentLink', 'sendTransaction'], 'tokens are JWT-like strings', tokenAliases(jwtAlias)),
-    variant('variant.token-new-each-time', { gaps: ['link-twice'] }, ['getPaymentLink', 'sendTransaction'], 'asking the link again issues a new token and revokes the earlier one', tokenAliases(() => `tok_${randomBytes(9).toString('hex')}`, { fresh: true })),
-    variant('variant.token-new-each-time-all-valid', { gaps: ['link-twice'] }, ['getPaymentLink', 'sendTransaction'], 'asking the link again issues a new token; earlier ones stay valid', tokenAliases(() => `tok_${randomBytes(9).toString('hex')}`, { fresh: true, keepOld: true })),
-    variant('variant.payment-url-deep-link', { gaps: ['payment-url'] }, ['getPaymentLink'], "the payment link is a mobile app's deep link (momo://pay/<token>)", () => ({
-      onSend: (c) => (isSuccess(c.status) && isObject(c.json) && typeof c.json.token === 'string' ? { json: { ...c.json, url: `momo://pay/${encodeURIComponent(c.json.token)}` } } : undefined),
-    })),
+    variant(
+      'variant.token-uuid',
+      {
+        gaps: ['token-form'],
+        rules: ['LINK-TOKEN-STRING', 'SEND-TOKEN-AS-RETURNED', 'SEND-TOKEN-INTEGER', 'LINK-TOKEN-OWN'],
+      },
+      ['getPaymentLink', 'sendTransaction'],
+      'tokens are UUIDs (not digits)',
+      tokenAliases(() => randomUUID()),
+    ),
+    variant(
+      'variant.token-jwt',
+      {
+        gaps: ['token-form'],
+        rules: ['LINK-TOKEN-STRING', 'SEND-TOKEN-AS-RETURNED', 'SEND-TOKEN-INTEGER', 'LINK-TOKEN-OWN'],
+      },
+      ['getPaymentLink', 'sendTransaction'],
+      'tokens are JWT-like strings',
+      tokenAliases(jwtAlias),
+    ),
+    variant(
+      'variant.token-new-each-time',
+      { gaps: ['link-twice'], rules: ['LINK-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'LINK-TOKEN-OWN'] },
+      ['getPaymentLink', 'sendTransaction'],
+      'asking the link again issues a new token and revokes the earlier one',
+      tokenAliases(() => `tok_${randomBytes(9).toString('hex')}`, { fresh: true }),
+    ),
+    variant(
+      'variant.token-new-each-time-all-valid',
+      { gaps: ['link-twice'], rules: ['LINK-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'LINK-TOKEN-OWN'] },
+      ['getPaymentLink', 'sendTransaction'],
+      'asking the link again issues a new token; earlier ones stay valid',
+      tokenAliases(() => `tok_${randomBytes(9).toString('hex')}`, { fresh: true, keepOld: true }),
+    ),
+    variant(
+      'variant.payment-url-deep-link',
+      { gaps: ['payment-url'], rules: ['LINK-URL-ABSOLUTE', 'LINK-TOKEN-OWN'] },
+      ['getPaymentLink'],
+      "the payment link is a mobile app's deep link (momo://pay/<token>)",
+      () => ({
+        onSend: (c) => (isSuccess(c.status) && isObject(c.json) && typeof c.json.token === 'string' ? { json: { ...c.json, url: `momo://pay/${encodeURIComponent(c.json.token)}` } } : undefined),
+      }),
+    ),
 
     // Order of checks, declared Content-Types and the transport.
-    variant('variant.lookup-before-auth', { gaps: ['auth-order'] }, ['deleteCustomer', 'getPaymentLink', 'getBalance', 'getCurrency'], 'the resource is looked up before the key is checked: an unknown id gets 404 whatever the key', lookupBeforeAuth),
-    variant('variant.any-content-type', { gaps: ['request-content-type'], strictKills: 'TXN-CREATE-OPEN-INPUT' }, ['createTransaction', 'sendTransaction', 'createCustomer'], 'every body is parsed as JSON, whatever Content-Type it declares (or none)', anyContentType),
-    variant('variant.connection-close-latency', { gaps: ['transport'] }, 'all', 'every answer closes its connection (Connection: close) after a few milliseconds of latency', connectionCloseLatency),
-    variant('variant.rate-limit-bursts', { gaps: ['transport'] }, 'all', 'a burst (8 requests within 20 ms) gets one 429 with Retry-After: 1, at most once every 5 s', rateLimitBursts),
+    variant(
+      'variant.lookup-before-auth',
+      { gaps: ['auth-order'], rules: ['AUTH-DELETE-401', 'AUTH-OTHERS-401'] },
+      ['deleteCustomer', 'getPaymentLink', 'getBalance', 'getCurrency'],
+      'the resource is looked up before the key is checked: an unknown id gets 404 whatever the key',
+      lookupBeforeAuth,
+    ),
+    variant(
+      'variant.any-content-type',
+      {
+        gaps: ['request-content-type'],
+        rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'MALFORMED-JSON-4XX'],
+        strictKills: 'TXN-CREATE-OPEN-INPUT',
+      },
+      ['createTransaction', 'sendTransaction', 'createCustomer'],
+      'every body is parsed as JSON, whatever Content-Type it declares (or none)',
+      anyContentType,
+    ),
+    variant(
+      'variant.connection-close-latency',
+      { gaps: ['transport'], rules: ['TXN-ID-UNIQUE', 'LINK-TOKEN-OWN', 'LINK-2XX', 'SEND-2XX'] },
+      'all',
+      'every answer closes its connection (Connection: close) after a few milliseconds of latency',
+      connectionCloseLatency,
+    ),
+    variant(
+      'variant.rate-limit-bursts',
+      { gaps: ['transport'], rules: ['TXN-ID-UNIQUE', 'LINK-TOKEN-OWN'] },
+      'all',
+      'a burst (8 requests within 20 ms) gets one 429 with Retry-After: 1, at most once every 5 s',
+      rateLimitBursts,
+    ),
 
     // The customer helper (not shown by the reference).
-    variant('variant.no-customer-creation', { gaps: ['customer-creation'] }, ['createCustomer'], 'POST /customers does not exist (404): tests that need a customer are skipped', () => ({
-      preHandler: () => ({ status: 404, json: errorJson(404, 'not_found', 'no operation POST /customers') }),
-    })),
-    variant('variant.customer-creation-envelope', { gaps: ['customer-creation'] }, ['createCustomer'], 'the created customer answered inside an envelope: {"data": {...}}', () => ({
-      onSend: (c) => (isSuccess(c.status) && isObject(c.json) ? { json: { data: c.json } } : undefined),
-    })),
+    variant(
+      'variant.no-customer-creation',
+      {
+        gaps: ['customer-creation'],
+        rules: ['CUSTOMER-DELETE-204', 'CUSTOMER-DELETE-GONE', 'TXN-CREATE-CUSTOMER-BY-ID'],
+      },
+      ['createCustomer'],
+      'POST /customers does not exist (404): tests that need a customer are skipped',
+      () => ({
+        preHandler: () => ({ status: 404, json: errorJson(404, 'not_found', 'no operation POST /customers') }),
+      }),
+    ),
+    variant(
+      'variant.customer-creation-envelope',
+      {
+        gaps: ['customer-creation'],
+        rules: ['CUSTOMER-DELETE-204', 'CUSTOMER-DELETE-GONE', 'TXN-CREATE-CUSTOMER-BY-ID'],
+      },
+      ['createCustomer'],
+      'the created customer answered inside an envelope: {"data": {...}}',
+      () => ({
+        onSend: (c) => (isSuccess(c.status) && isObject(c.json) ? { json: { data: c.json } } : undefined),
+      }),
+    ),
 
     // Unknown ids on reads.
-    variant('variant.unknown-reads-empty-array', { gaps: ['unknown-ids'] }, ['getBalance', 'getCurrency'], 'an unknown balance or currency id answered 200 with an empty array', () => ({
-      onSend: (c) => (c.status === 404 ? { status: 200, contentType: 'application/json; charset=utf-8', json: [] } : undefined),
-    })),
+    variant(
+      'variant.unknown-reads-empty-array',
+      { gaps: ['unknown-ids'], rules: ['UNKNOWN-ID-NOT-5XX'] },
+      ['getBalance', 'getCurrency'],
+      'an unknown balance or currency id answered 200 with an empty array',
+      () => ({
+        onSend: (c) => (c.status === 404 ? { status: 200, contentType: 'application/json; charset=utf-8', json: [] } : undefined),
+      }),
+    ),
 
     // Content-Type of answers.
-    variant('variant.content-type-no-charset', { gaps: ['response-content-type'] }, 'all', 'Content-Type application/json without a charset parameter', noCharset),
-    variant('variant.content-type-upper-case', { gaps: ['response-content-type'] }, 'all', 'Content-Type written Application/JSON;charset=UTF-8', () => ({
-      onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'Application/JSON;charset=UTF-8' } : undefined),
-    })),
+    variant(
+      'variant.content-type-no-charset',
+      { gaps: ['response-content-type'], rules: ['JSON-CONTENT-TYPE'] },
+      'all',
+      'Content-Type application/json without a charset parameter',
+      noCharset,
+    ),
+    variant(
+      'variant.content-type-upper-case',
+      { gaps: ['response-content-type'], rules: ['JSON-CONTENT-TYPE'] },
+      'all',
+      'Content-Type written Application/JSON;charset=UTF-8',
+      () => ({
+        onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'Application/JSON;charset=UTF-8' } : undefined),
+      }),
+    ),
 
     // Several choices at once.
     variant(
       'variant.combined-lenient',
-      { gaps: ['required-fields', 'coercion', 'prose-constraints', 'success-status', 'error-status', 'token-form', 'response-content-type'], strictKills: 'TXN-CREATE-OPEN-INPUT' },
+      {
+        gaps: [
+          'required-fields', 'coercion', 'prose-constraints', 'success-status', 'error-status', 'token-form',
+          'response-content-type',
+        ],
+        rules: [
+          'TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'SEND-TOKEN-REQUIRED', 'TXN-CREATE-INVALID-4XX',
+          'SEND-INVALID-4XX', 'MALFORMED-JSON-4XX', 'CUSTOMER-ID-INTEGER', 'TXN-CREATE-2XX', 'LINK-TOKEN-STRING',
+          'SEND-TOKEN-AS-RETURNED', 'SEND-TOKEN-INTEGER', 'JSON-CONTENT-TYPE',
+        ],
+        strictKills: 'TXN-CREATE-OPEN-INPUT',
+      },
       'all',
       'null as "not given", coercion, lenient formats, 200 for creations, 422 for invalid input, JWT-like tokens and no charset, at once',
       combine(nullAsAbsent, coercingServer, lenientFormats, creation200, invalid422, tokenAliases(jwtAlias), noCharset),
     ),
     variant(
       'variant.combined-tight',
-      { gaps: ['bounds', 'error-body', 'timestamps', 'identifiers', 'event-fields'] },
+      {
+        gaps: ['bounds', 'error-body', 'timestamps', 'identifiers', 'event-fields'],
+        rules: [
+          'TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'TXN-CREATE-2XX', 'SEND-PHONE-NUMBER-STRING',
+          'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX', 'AUTH-DELETE-401', 'AUTH-OTHERS-401', 'TXN-CREATE-SCHEMA',
+          'SEND-SCHEMA', 'BALANCE-ARRAY', 'CURRENCY-ARRAY', 'SEND-INTENT-EVENT-TIMESTAMPS', 'CUSTOMER-DELETE-204',
+        ],
+      },
       'all',
       'tight bounds and text checks refused with 422, errors in another shape, microsecond date-times, ids beyond 32 bits and intents without null event fields, at once',
       combine(

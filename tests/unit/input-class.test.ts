@@ -1,33 +1,21 @@
 /**
  * The outcome classes of request inputs (support/judgment/input-class.ts), the readings of
  * mistyped values (support/judgment/readings.ts) and the verdicts on answers
- * (support/judgment/outcome.ts). Classes are data in tests/input-cases/; this runner is thin.
+ * (support/judgment/outcome.ts). Classes are data in tests/input-cases/ (each case names the rule
+ * that judges it, whose input class must be the case's); this runner is thin.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { SchemaName } from '../../contract/schemas.ts';
+import { inputCaseFiles } from '../../contract/input-cases.ts';
+import { operations } from '../../contract/operations.ts';
+import { isRuleId, rule } from '../../contract/rules.ts';
 import { classifyField, declaredContentType, effectiveClass, type ClassifiedInput } from '../../support/judgment/input-class.ts';
 import { judgeInput } from '../../support/judgment/outcome.ts';
 import { coercedValue } from '../../support/judgment/readings.ts';
-import type { InputClass } from '../../contract/rules.ts';
 
-interface InputCase {
-  name: string;
-  pointer: string;
-  value?: unknown;
-  absent?: boolean;
-  class: InputClass;
-  strictRefuses?: boolean;
-  readings?: unknown[];
-}
-
-const casesDir = fileURLToPath(new URL('../input-cases/', import.meta.url));
-const files = readdirSync(casesDir).filter((file) => file.endsWith('.json'));
-
-for (const file of files) {
-  const { schema, cases } = JSON.parse(readFileSync(casesDir + file, 'utf8')) as { schema: SchemaName; cases: InputCase[] };
+for (const { file, schema, cases } of inputCaseFiles()) {
+  // The operation whose request body the cases fill: the rule of each case must concern it.
+  const operation = operations.find((candidate) => candidate.requestBody === schema)?.id;
   for (const entry of cases) {
     test(`${schema} ${entry.pointer}: ${entry.name} is ${entry.class}`, () => {
       const input = classifyField(schema, entry.pointer, entry.absent ? undefined : entry.value);
@@ -38,6 +26,14 @@ for (const file of files) {
         assert.deepEqual(readings, entry.readings);
       }
       assert.ok(input.what.startsWith(entry.pointer) && input.why.length > 0);
+    });
+    test(`${schema} ${entry.pointer}: ${entry.name} names a rule of its class (${entry.rule})`, () => {
+      assert.ok(isRuleId(entry.rule), `${file}: "${entry.name}" names ${entry.rule}, which is not in specs/rules.json`);
+      const named = rule(entry.rule);
+      const judged = named.input?.class ?? 'no inputs';
+      assert.equal(judged, entry.class, `${file}: "${entry.name}" is ${entry.class}, ${entry.rule} judges ${judged}`);
+      const concerned = operation !== undefined && named.operations.includes(operation);
+      assert.ok(concerned, `${file}: ${entry.rule} does not concern ${operation ?? schema}`);
     });
   }
 }

@@ -12,7 +12,7 @@ import { behaviours, mutants, variants, installMutant, UnknownMutantError } from
 import { referenceExtras } from '../../mock/mutants/shape.ts';
 import { documentedResponses } from '../../mock/mutants/contract.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
-import { operations } from '../../contract/operations.ts';
+import { operationRules, operations } from '../../contract/operations.ts';
 import { attribute, batches, coveringTests, ruleTests } from '../../lab/mutation/plan.ts';
 import { ruleOfMessage, type TestOutcome } from '../../lab/mutation/playwright-json.ts';
 
@@ -231,7 +231,7 @@ test('the catalogue holds at least 60 mutants that are not equivalent', () => {
 
 test('every mutant names a rule of specs/rules.json that concerns one of its operations', () => {
   for (const mutant of mutants()) {
-    assert.ok(mutant.rule && isRuleId(mutant.rule), `${mutant.name}: rule ${mutant.rule} is not in specs/rules.json`);
+    assert.ok(isRuleId(mutant.rule), `${mutant.name}: rule ${mutant.rule} is not in specs/rules.json`);
     // An equivalent mutant may sit outside its rule's operations: that can be why it is unobservable.
     if (mutant.equivalent) continue;
     const ruleOperations = rule(mutant.rule).operations;
@@ -243,14 +243,39 @@ test('every mutant names a rule of specs/rules.json that concerns one of its ope
   }
 });
 
-test('equivalent mutants say why, variants name no rule, operations exist', () => {
+test('equivalent mutants say why, variants name the rules their choice tests, operations exist', () => {
   const known = new Set(operations.map((operation) => operation.id));
   for (const behaviour of behaviours()) {
-    if (behaviour.equivalent !== undefined) assert.ok(behaviour.equivalent.length > 20, `${behaviour.name}: give the reason it is equivalent`);
-    if (behaviour.kind === 'variant') assert.equal(behaviour.rule, undefined, `${behaviour.name}: a variant breaks no rule`);
+    if (behaviour.kind === 'mutant' && behaviour.equivalent !== undefined) {
+      assert.ok(behaviour.equivalent.length > 20, `${behaviour.name}: give the reason it is equivalent`);
+    }
+    if (behaviour.kind === 'variant') {
+      assert.ok(behaviour.rules.length > 0, `${behaviour.name}: name the rules whose verdict the variant tests`);
+      for (const id of behaviour.rules) assert.ok(isRuleId(id), `${behaviour.name}: rule ${id} is not in rules.json`);
+      assert.equal(new Set(behaviour.rules).size, behaviour.rules.length, `${behaviour.name}: a rule named twice`);
+      assert.ok(!('rule' in behaviour), `${behaviour.name}: a variant breaks no rule`);
+    }
     if (behaviour.operations !== 'all') for (const operation of behaviour.operations) assert.ok(known.has(operation), `${behaviour.name}: ${operation}`);
   }
   assert.ok(variants().length >= 10);
+});
+
+test('the families generated per operation take their rule from the role it fills in the operations table', () => {
+  const byName = new Map(mutants().map((mutant) => [mutant.name, mutant]));
+  const ruleOf = (name: string): string | undefined => byName.get(name)?.rule;
+  const reshapes = ['object-to-array', 'object-in-envelope', 'array-to-object', 'array-in-envelope'];
+  for (const response of documentedResponses().filter((r) => !r.undocumented)) {
+    const op = response.operation;
+    const roles = operationRules(op);
+    if (response.status === '2XX') assert.equal(ruleOf(`${op}.status.success-to-400`), roles.success, op);
+    const refusals = ['missing-key-accepted', 'wrong-key-accepted', 'malformed-header-accepted', '403-instead-of-401'];
+    for (const operator of refusals) assert.equal(ruleOf(`${op}.auth.${operator}`), roles.unauthorised, operator);
+    assert.equal(ruleOf(`${op}.invalid-input-5xx`), roles.invalidInput, op);
+    for (const name of reshapes.map((shape) => `${op}.body.${shape}`)) {
+      if (byName.has(name)) assert.equal(ruleOf(name), roles.shape, name);
+    }
+  }
+  assert.equal(ruleOf('deleteCustomer.status.204-to-200-with-body'), operationRules('deleteCustomer').success);
 });
 
 test('every documented response field has a drop mutant and at least one type-change mutant', () => {
@@ -302,7 +327,7 @@ test('every non-equivalent mutant and every variant changes what the mock answer
   const reference = await probe(undefined);
   const unchanged: string[] = [];
   for (const behaviour of behaviours()) {
-    if (behaviour.equivalent) continue;
+    if (behaviour.kind === 'mutant' && behaviour.equivalent) continue;
     const answers = await probe(behaviour.name);
     try {
       assert.deepEqual(answers, reference);
