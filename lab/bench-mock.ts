@@ -12,6 +12,7 @@
  * against it. Scenarios: a read (GET /currencies/1) and a creation (POST /transactions).
  */
 import { ensurePeersInstalled } from './peers/install.ts';
+import { commandLineOf, writeMeasured } from './measured.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -233,38 +234,50 @@ export function ratioLines(ratios: MockRatio[]): string[] {
 async function main(): Promise<void> {
   const seconds = option('--seconds', 5);
   const connections = option('--connections', 10);
+  // What is printed is also the page of figures the docs link to (docs/measured/bench-mock.md).
+  const figures: string[] = [];
+  const say = (line: string): void => {
+    console.log(line);
+    figures.push(line.replace(/^bench-mock: /, ''));
+  };
   if (!existsSync(autocannonBin)) {
     process.stderr.write('bench-mock: autocannon is not installed (npm install)\n');
     process.exit(2);
   }
-  console.log(`bench-mock: the reference mock beside a bare node:http server serving the same bytes (autocannon, ${seconds} s each, same run)`);
-  for (const line of ratioLines(await mockVersusBare(seconds, connections))) console.log(line);
-  console.log('');
-  if (process.argv.includes('--no-prism')) return;
+  say(`bench-mock: the reference mock beside a bare node:http server serving the same bytes (autocannon, ${seconds} s each, same run)`);
+  for (const line of ratioLines(await mockVersusBare(seconds, connections))) say(line);
+  say('');
+  const write = (): void => {
+    const body = figures.map((line) => (line.startsWith('|') || line === '' ? line : `${line}\n`));
+    const written = writeMeasured({ name: 'bench-mock', commandLine: commandLineOf('bench-mock'), body });
+    console.log(`bench-mock: wrote ${written}`);
+  };
+  if (process.argv.includes('--no-prism')) return write();
   const prismAvailable = ensurePeersInstalled() && (existsSync(prismBin) || existsSync(prismShim));
   const mock = await startReferenceMock(await freePort());
   const prism = prismAvailable ? await startPrism(await freePort()) : null;
   try {
-    console.log(`bench-mock: autocannon, ${connections} connections, ${seconds} s per scenario, loopback, same run`);
-    console.log(row(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']));
-    console.log(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
+    say(`bench-mock: autocannon, ${connections} connections, ${seconds} s per scenario, loopback, same run`);
+    say(row(['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']));
+    say(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
     for (const scenario of scenarios) {
       // A short warm-up of each server first (JIT, connection pools), not counted.
       await autocannon(mock.base + scenario.path, scenario, mock.key, 1, connections);
       const ours = await autocannon(mock.base + scenario.path, scenario, mock.key, seconds, connections);
-      console.log(row([scenario.name, 'reference mock', String(ours.requestsPerSecond), String(ours.p50Ms), String(ours.p99Ms), String(ours.non2xx), String(ours.errors)]));
+      say(row([scenario.name, 'reference mock', String(ours.requestsPerSecond), String(ours.p50Ms), String(ours.p99Ms), String(ours.non2xx), String(ours.errors)]));
       if (prism) {
         await autocannon(prism.base + scenario.path, scenario, 'bench', 1, connections);
         const theirs = await autocannon(prism.base + scenario.path, scenario, 'bench', seconds, connections);
-        console.log(row([scenario.name, 'Prism mock', String(theirs.requestsPerSecond), String(theirs.p50Ms), String(theirs.p99Ms), String(theirs.non2xx), String(theirs.errors)]));
-        console.log(row([scenario.name, 'ratio', `${(ours.requestsPerSecond / Math.max(1, theirs.requestsPerSecond)).toFixed(1)}×`, '', '', '', '']));
+        say(row([scenario.name, 'Prism mock', String(theirs.requestsPerSecond), String(theirs.p50Ms), String(theirs.p99Ms), String(theirs.non2xx), String(theirs.errors)]));
+        say(row([scenario.name, 'ratio', `${(ours.requestsPerSecond / Math.max(1, theirs.requestsPerSecond)).toFixed(1)}×`, '', '', '', '']));
       }
     }
-    if (!prism) console.log('bench-mock: Prism is not installed in lab/peer-tools/ (flock /tmp/npm.lock npm install --prefix lab/peer-tools @stoplight/prism-cli): its column is missing');
+    if (!prism) say('bench-mock: Prism is not installed in lab/peer-tools/ (flock /tmp/npm.lock npm install --prefix lab/peer-tools @stoplight/prism-cli): its column is missing');
   } finally {
     await stop(mock.child);
     if (prism) await stop(prism.child);
   }
+  write();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

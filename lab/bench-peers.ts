@@ -18,6 +18,7 @@ import { startMockServer } from '../mock/server.ts';
 import { mutants as allMutants, perRequestMutant, variants as allVariants, type Behaviour } from '../mock/mutants.ts';
 import { dredd, peersInstalled, portmanNewman, prismProxy, type PeerTool, type Target } from './peers/tools.ts';
 import type { MutationScore } from './mutation/score.ts';
+import { writeMeasured } from './measured.ts';
 
 class UsageError extends Error {}
 
@@ -183,6 +184,27 @@ async function main(): Promise<number> {
   writeFileSync(join(outputRoot, 'peers.md'), `# Peers side by side\n\n${rendered}\n${notes.join('\n')}\n`);
   writeFileSync(join(outputRoot, 'peers.json'), `${JSON.stringify(rows, null, 2)}\n`);
   process.stdout.write(`bench:peers: wrote ${join(outputRoot, 'peers.md')}\n`);
+  // The figures the docs link to, only from a run of every tool on the whole catalogue.
+  const whole = !options.only && Object.keys(toolFactories).every((name) => options.tools.includes(name));
+  if (!whole) {
+    process.stdout.write('bench:peers: docs/measured/bench-peers.md not written: a partial run (--only or --tools)\n');
+  } else {
+    const mutationFile = join(outputRoot, 'mutation.json');
+    const score = suite ? (JSON.parse(readFileSync(mutationFile, 'utf8')) as MutationScore) : undefined;
+    const generatedAt = score?.generatedAt;
+    const body = [
+      `The same ${mutants.length} non-equivalent mutants and ${variants.length} conforming variants ` +
+        'as `npm run mutation`.',
+      '',
+      rendered,
+      ...notes.slice(2),
+      generatedAt ? `The collect-conformance row's \`npm run mutation\` was generated ${generatedAt}.` : '',
+      '',
+      'Every survivor of each tool: `reports/peers.json`, written by the same run.',
+    ];
+    const written = writeMeasured({ name: 'bench-peers', body });
+    process.stdout.write(`bench:peers: wrote ${written}\n`);
+  }
   return results.some((r) => r.error) ? 1 : 0;
 }
 

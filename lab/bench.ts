@@ -25,6 +25,7 @@ import { startMockServer } from '../mock/server.ts';
 import { costPhases, type CostPhase } from '../support/reporting/request-costs.ts';
 import type { RunTiming } from '../reporters/run-timing.ts';
 import { benchCreationBody, mockVersusBare, ratioLines } from './bench-mock.ts';
+import { writeMeasured } from './measured.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outputDir = resolve(root, process.env.PCS_OUTPUT_DIR ?? 'reports');
@@ -196,7 +197,34 @@ async function main(): Promise<number> {
   const ratios = await mockVersusBare(3, 10);
   process.stdout.write(`${ratioLines(ratios).join('\n')}\n`);
   const lowest = Math.min(...ratios.map((r) => r.mock / Math.max(1, r.bare)));
-  process.stdout.write(`target: the mock ≥ 70 % of bare node:http ${verdict(lowest >= 0.7)} (lowest: ${Math.round(lowest * 100)} %)\n`);
+  const mockTarget = `target: the mock ≥ 70 % of bare node:http ${verdict(lowest >= 0.7)} ` +
+    `(lowest: ${Math.round(lowest * 100)} %)`;
+  process.stdout.write(`${mockTarget}\n`);
+
+  // The same figures as the page the docs link to (docs/measured/bench.md).
+  const settings = Object.entries(process.env)
+    .filter(([name]) => name.startsWith('PCS_') && name !== 'PCS_BASE_URL' && name !== 'PCS_SECRET_KEY')
+    .map(([name, value]) => `${name}=${value}`);
+  const failed = `The conformance run failed (exit ${conformance.code}): these figures are not a passing run's.`;
+  const body = [
+    settings.length > 0 ? `Variables set for the run: ${settings.join(', ')}.` : 'No PCS_* variable set.',
+    '',
+    '## A default conformance run against the embedded mock',
+    '',
+    '```text',
+    ...out.filter((line) => line !== ''),
+    '```',
+    '',
+    '## The reference mock beside a bare node:http server serving the same bytes',
+    '',
+    'autocannon, 3 s per measurement, loopback.',
+    '',
+    ...ratioLines(ratios),
+    '',
+    mockTarget,
+    ...(conformance.code !== 0 ? ['', failed] : []),
+  ];
+  process.stdout.write(`bench: wrote ${writeMeasured({ name: 'bench', body })}\n`);
   return conformance.code;
 }
 

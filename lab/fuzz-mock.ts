@@ -17,6 +17,7 @@ import net from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { startMockServer, type RunningMock } from '../mock/server.ts';
 import { defaultBodyLimit } from '../mock/app.ts';
+import { commandLineOf, writeMeasured } from './measured.ts';
 
 export interface FuzzOptions {
   requests: number;
@@ -487,19 +488,43 @@ async function main(): Promise<void> {
   console.log(`fuzz-mock: ${options.requests} requests, ${options.concurrency} connections, seed ${options.seed}, store cap ${options.storeCap}, at most ${options.maxSeconds} s`);
   const report = await runFuzz(options, (line) => console.log(line));
   const statuses = Object.entries(report.statuses).sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `${status}: ${n}`).join(', ');
-  console.log(`sent ${report.sent} requests in ${report.seconds} s (${Math.round(report.sent / Math.max(report.seconds, 0.1))} req/s)${report.stoppedByTime ? ' — stopped by the time bound' : ''}`);
-  console.log(`by kind: ${Object.entries(report.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
-  console.log(`statuses: ${statuses}`);
-  console.log(`client-side errors (connections the mock closed, e.g. after 413 or on malformed HTTP): ${JSON.stringify(report.clientErrors)}`);
-  console.log(`5xx: ${report.serverErrors.length}; alive after: ${report.aliveAfter ? 'yes' : 'NO'}; oversized bodies: ${report.oversized.answered413}/${report.oversized.sent} answered 413`);
-  console.log(`store bytes: at most ${report.storeBytesMax} of a budget of ${report.storeBytesLimit}; slow clients cut off in time: ${report.slowClients?.closedInTime}/${report.slowClients?.sent} (slowest ${report.slowClients?.slowestMs} ms); connections open after: ${report.openConnectionsAfter}`);
-  console.log(`memory: RSS ${report.rssBeforeMb} MB before, ${report.rssAfterMb} MB after (heap ${report.heapAfterMb} MB); largest store collection ${report.largestCollection} (cap ${report.storeCap}); oldest record evicted at the cap: ${report.evictionChecked ? 'yes' : 'not checked (fewer transactions than the cap)'}`);
+  // What is printed is also the page of figures the docs link to (docs/measured/fuzz-mock.md).
+  const rate = Math.round(report.sent / Math.max(report.seconds, 0.1));
+  const { oversized, slowClients } = report;
+  const evicted = report.evictionChecked ? 'yes' : 'not checked (fewer transactions than the cap)';
+  const figures = [
+    `${options.requests} requests, ${options.concurrency} connections, seed ${options.seed}, ` +
+      `store cap ${options.storeCap}, at most ${options.maxSeconds} s`,
+    `sent ${report.sent} requests in ${report.seconds} s (${rate} req/s)` +
+      (report.stoppedByTime ? ' — stopped by the time bound' : ''),
+    `by kind: ${Object.entries(report.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')}`,
+    `statuses: ${statuses}`,
+    'client-side errors (connections the mock closed, e.g. after 413 or on malformed HTTP): ' +
+      JSON.stringify(report.clientErrors),
+    `5xx: ${report.serverErrors.length}; alive after: ${report.aliveAfter ? 'yes' : 'NO'}; ` +
+      `oversized bodies: ${oversized.answered413}/${oversized.sent} answered 413`,
+    `store bytes: at most ${report.storeBytesMax} of a budget of ${report.storeBytesLimit}; ` +
+      `slow clients cut off in time: ${slowClients?.closedInTime}/${slowClients?.sent} ` +
+      `(slowest ${slowClients?.slowestMs} ms); ` +
+      `connections open after: ${report.openConnectionsAfter}`,
+    `memory: RSS ${report.rssBeforeMb} MB before, ${report.rssAfterMb} MB after (heap ${report.heapAfterMb} MB); ` +
+      `largest store collection ${report.largestCollection} (cap ${report.storeCap}); ` +
+      `oldest record evicted at the cap: ${evicted}`,
+  ];
+  for (const line of figures.slice(1)) console.log(line);
   const problems = verdict(report, options);
+  const pass = 'PASS: zero 5xx, no crash, bounded memory and store bytes, 413 for every oversized body, ' +
+    'slow clients cut off';
+  const outcome = problems.length > 0 ? problems.map((problem) => `FAIL: ${problem}`) : [pass];
+  const body = [...figures, ...outcome].map((line) => `- ${line}`);
+  const written = writeMeasured({ name: 'fuzz-mock', commandLine: commandLineOf('fuzz-mock'), body });
   if (problems.length > 0) {
     for (const problem of problems) console.error(`fuzz-mock: FAIL: ${problem}`);
+    console.log(`fuzz-mock: wrote ${written}`);
     process.exit(1);
   }
-  console.log('fuzz-mock: PASS: zero 5xx, no crash, bounded memory and store bytes, 413 for every oversized body, slow clients cut off');
+  console.log(`fuzz-mock: ${outcome[0]}`);
+  console.log(`fuzz-mock: wrote ${written}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

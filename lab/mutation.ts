@@ -33,6 +33,7 @@ import type { MutationPlan, MutationPlanProject } from './mutation.playwright.co
 import { readReport, type TestOutcome } from './mutation/playwright-json.ts';
 import { computeScore, renderMarkdown, widerStageSuffix } from './mutation/score.ts';
 import { attribute, batches, coveringTests, ruleTests, type Assignment } from './mutation/plan.ts';
+import { commandLineOf, mutationFigures, writeMeasured } from './measured.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const configFile = join(root, 'tools', 'mutation.playwright.config.ts');
@@ -261,6 +262,14 @@ async function main(): Promise<number> {
       process.stdout.write(`  FALSE POSITIVE on ${variant.name}: ${variant.failures.map((f) => `${f.test}: ${f.message.slice(0, 140)}`).join('; ') || 'no test ran'}\n`);
     }
     process.stdout.write(`mutation: wrote ${join(outputRoot, 'mutation.md')} and mutation.json\n`);
+    // The figures the docs link to; a subset (--only) would replace the whole catalogue's figures.
+    if (options.only) process.stdout.write('mutation: docs/measured/mutation.md not written: a partial run (--only)\n');
+    else {
+      const runs = process.env.PCS_RUNS ?? '10';
+      const body = mutationFigures(score, runs);
+      const written = writeMeasured({ name: 'mutation', commandLine: commandLineOf('mutation'), body });
+      process.stdout.write(`mutation: wrote ${written}\n`);
+    }
     process.stdout.write(`mutation: wall time ${wallSeconds.toFixed(1)} s\n`);
     return score.survivors.length > 0 || score.strict.survivors.length > 0 || score.falsePositives > 0 ? 1 : 0;
   } finally {

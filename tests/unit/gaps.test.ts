@@ -1,8 +1,9 @@
 /**
- * The gap table (specs/gaps.json) and the conforming variants derived from it: README's table
- * is generated from the data, every row names rules that exist and has at least one variant
- * that chooses differently there, and every variant names rows that exist. Lenient variants
- * name the rule --strict fails them under, a rule about inputs the reference leaves open.
+ * The gap table (specs/gaps.json) and the conforming variants derived from it: the table of
+ * docs/explanations/gaps.md is generated from the data, every row names rules that exist and
+ * has at least one variant that chooses differently there, and every variant names rows that
+ * exist. Lenient variants name the rule --strict fails them under, a rule about inputs the
+ * reference leaves open.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import { gapRows } from '../../contract/gaps.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
 import { variants } from '../../mock/mutants.ts';
-import { readmeFile, renderReadme } from '../../lab/gap-table.ts';
+import { gapsDocFile, renderGapsDoc } from '../../lab/gap-table.ts';
 
-test("README's gap table is generated from specs/gaps.json (npm run gaps:generate)", () => {
-  const readme = readFileSync(readmeFile, 'utf8');
-  assert.equal(renderReadme(readme), readme, 'README.md is stale: run npm run gaps:generate');
+test("docs/explanations/gaps.md's table is generated from specs/gaps.json (npm run gaps:generate)", () => {
+  const page = readFileSync(gapsDocFile, 'utf8');
+  assert.equal(renderGapsDoc(page), page, 'docs/explanations/gaps.md is stale: run npm run gaps:generate');
 });
 
 test('gap rows have unique ids, name existing rules and say their class and what --strict changes', () => {
