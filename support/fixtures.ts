@@ -9,9 +9,9 @@ import { test as base } from '@playwright/test';
 import type { CreateTransactionBody } from '../contract/types.ts';
 import { ApiClient } from './http/client.ts';
 import { creationPhoneNumber, customerBody, transactionBody } from './generation/bodies.ts';
-import { statusIsSuccess, type Violation } from './judgment/checks.ts';
+import { statusIsSuccess } from './judgment/checks.ts';
 import type { Exchange } from './http/exchange.ts';
-import { attachViolationTable, ruleFailureMessage } from './judgment/expect-rule.ts';
+import { precondition } from './judgment/expect-rule.ts';
 import { labelTestAfter, labelTestBefore } from './reporting/allure.ts';
 import { currentTarget, type Target } from './lifecycle/target.ts';
 import { createdCustomerId } from './lifecycle/ledger.ts';
@@ -37,17 +37,7 @@ export interface CustomerFactory {
   create(): Promise<{ id: number; exchange: Exchange }>;
 }
 
-export class PreconditionError extends Error {
-  override name = 'PreconditionError';
-}
-
-/** Fails the test before its own rule is checked, because a step it needs broke another rule. */
-export function precondition(ruleId: string, exchange: Exchange, violations: Violation[]): void {
-  if (violations.length > 0) {
-    attachViolationTable(ruleId, violations);
-    throw new PreconditionError(`precondition failed: ${ruleFailureMessage(ruleId, exchange, violations)}`);
-  }
-}
+export { precondition, PreconditionError } from './judgment/expect-rule.ts';
 
 /** Judges a step the test needs (support/judgment/registry.ts): the first rule it breaks is a precondition. */
 export function preconditionAnswer(exchange: Exchange, expectation: Expectation): void {

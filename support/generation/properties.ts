@@ -18,11 +18,12 @@ import { ruleFailureMessage } from '../judgment/expect-rule.ts';
 import type { Violation } from '../judgment/checks.ts';
 import { FastClient, outputDir, type CaseStep, type FastTarget } from '../http/fast-client.ts';
 import { RequestAbandoned, TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
-import { judgeInput, noteLenient, takeLenientNotes, type AcceptedChecks } from '../judgment/outcome.ts';
+import { noteLenient, takeLenientNotes } from '../judgment/outcome.ts';
 import { addCost, peekCost, takeCosts } from '../reporting/request-costs.ts';
-import type { ClassifiedInput } from '../judgment/input-class.ts';
 import { operation, type OperationId } from '../../contract/operations.ts';
 import { redact } from '../http/redact.ts';
+import { assertedJudgements, judgeAnswer, type Expectation } from '../judgment/registry.ts';
+import type { RuleKind } from '../../contract/rules.ts';
 
 // The settings are read in their own light module: the command checks them before Playwright starts.
 export { propertySettings, defaultRuns, defaultBudgetMs, type PropertySettings } from './property-settings.ts';
@@ -45,17 +46,6 @@ export class PropertyViolation extends Error {
 /** Asserts a rule on an exchange inside a property: no violations, or the case fails. */
 export function holds(ruleId: string, exchange: Exchange, violations: Violation[]): void {
   if (violations.length > 0) throw new PropertyViolation(ruleId, exchange, violations, false);
-}
-
-/**
- * Asserts a rule on the answer to an input of a known class inside a property (see
- * support/judgment/outcome.ts); an input --strict would refuse that the target accepted is
- * noted, and the property's test gets one 'lenient' annotation per rule at the end.
- */
-export function holdsInput(ruleId: string, exchange: Exchange, input: ClassifiedInput, strict: boolean, accepted: AcceptedChecks): void {
-  const verdict = judgeInput(exchange, input, strict, accepted);
-  holds(ruleId, exchange, verdict.violations);
-  if (verdict.lenient !== null) noteLenient(ruleId, `${describeRequest(exchange)} → ${exchange.status}: ${verdict.lenient}`);
 }
 
 /**
@@ -84,6 +74,35 @@ function lenientAnnotations(): Array<{ type: string; description: string }> {
 /** A step the case needs (e.g. creating the transaction it sends) broke another rule: reported as a precondition. */
 export function needs(ruleId: string, exchange: Exchange, violations: Violation[]): void {
   if (violations.length > 0) throw new PropertyViolation(ruleId, exchange, violations, true);
+}
+
+/** The kind of the running property's rules (covers() records it; runProperty reads it). */
+let propertyKind: RuleKind | undefined;
+
+function kindOf(testInfo: PropertyTestInfo): RuleKind | undefined {
+  const kind = testInfo.annotations.find((annotation) => annotation.type === 'kind')?.description;
+  return kind === 'documented' || kind === 'inferred' ? kind : undefined;
+}
+
+/**
+ * Judges an answer inside a property (support/judgment/registry.ts): the first rule of the
+ * property's kind that the answer breaks fails the case; of the other kind, what the case relies on
+ * is a precondition (assertedJudgements; `prerequisite`: later steps use the answer's id or token).
+ * An input --strict would refuse that the target accepted is noted.
+ */
+export function holdsAnswer(exchange: Exchange, expectation: Expectation, options: { prerequisite?: boolean } = {}): void {
+  const judgements = judgeAnswer(exchange, expectation);
+  for (const judgement of assertedJudgements(exchange, expectation, judgements, propertyKind, options.prerequisite)) {
+    if (judgement.precondition) needs(judgement.rule, exchange, judgement.violations);
+    else holds(judgement.rule, exchange, judgement.violations);
+  }
+  const lenient = judgements[0]?.lenient;
+  if (lenient !== undefined) noteLenient(judgements[0]!.rule, `${describeRequest(exchange)} → ${exchange.status}: ${lenient}`);
+}
+
+/** Judges a step the case needs (creating the transaction it then sends): every rule it breaks is a precondition. */
+export function needsAnswer(exchange: Exchange, expectation: Expectation): void {
+  for (const judgement of judgeAnswer(exchange, expectation)) needs(judgement.rule, exchange, judgement.violations);
 }
 
 /** What the runner uses of Playwright's TestInfo (a plain object in the unit tests). */
@@ -231,6 +250,7 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
   let cases = 0;
   /** Time spent inside cases (the rest of the property's time is fast-check's: generating, filtering, shrinking). */
   let casesMs = 0;
+  propertyKind = kindOf(testInfo);
   takeLenientNotes(); // notes of an earlier test in this worker are not this one's
   takeCosts(); // costs of an earlier test in this worker are not this one's
   try {

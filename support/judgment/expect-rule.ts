@@ -11,9 +11,8 @@ import { curlCommand, describeRequest, type Exchange } from '../http/exchange.ts
 import type { Violation } from './checks.ts';
 import { redact } from '../http/redact.ts';
 import { violationTable } from '../reporting/allure.ts';
-import { judgeInput, type AcceptedChecks } from './outcome.ts';
-import type { ClassifiedInput } from './input-class.ts';
-import { judgeAnswer, type Expectation } from './registry.ts';
+import { assertedJudgements, judgeAnswer, type Expectation } from './registry.ts';
+import type { RuleKind } from '../../contract/rules.ts';
 
 export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
   const entry = rule(ruleId);
@@ -65,30 +64,41 @@ export function expectRule(ruleId: string, exchange: Exchange, violations: Viola
   else expect(exchange).toSatisfyRule(ruleId, violations);
 }
 
-/**
- * Judges the answer to an input of a known class (support/judgment/outcome.ts) and asserts
- * the rule on the violations. An input --strict would refuse that the target accepted is
- * recorded as a 'lenient' annotation: the reporters and Allure show it, the run still passes.
- */
-export function expectInput(ruleId: string, exchange: Exchange, input: ClassifiedInput, strict: boolean, accepted: AcceptedChecks): void {
-  const verdict = judgeInput(exchange, input, strict, accepted);
-  if (verdict.lenient !== null) test.info().annotations.push({ type: 'lenient', description: redact(`${ruleId}: ${describeRequest(exchange)} → ${exchange.status}: ${verdict.lenient}`) });
-  expectRule(ruleId, exchange, verdict.violations);
+/** The kind of the running test's rules (covers() records it), if it has one. */
+function testKind(): RuleKind | undefined {
+  const kind = test.info().annotations.find((annotation) => annotation.type === 'kind')?.description;
+  return kind === 'documented' || kind === 'inferred' ? kind : undefined;
+}
+
+/** Fails the test before its own rule is checked, because a step it needs broke another rule. */
+export class PreconditionError extends Error {
+  override name = 'PreconditionError';
+}
+
+/** Fails the test with a precondition naming the rule that broke, when it has violations. */
+export function precondition(ruleId: string, exchange: Exchange, violations: Violation[]): void {
+  if (violations.length > 0) {
+    attachViolationTable(ruleId, violations);
+    throw new PreconditionError(`precondition failed: ${ruleFailureMessage(ruleId, exchange, violations)}`);
+  }
 }
 
 /**
- * Asserts every judgement of an answer (support/judgment/registry.ts): the rule the expectation
- * names first, and hard (unless `soft`: the test goes on to other requests of the same kind), since
- * what a test does next needs the answer it expected; then each
- * rule the operation's answers owe, softly, so that one test reports every rule its answer breaks.
+ * Asserts the judgements of an answer (support/judgment/registry.ts) that the running test owns
+ * (assertedJudgements: its kind's rules, and of the other kind what it relies on, as a precondition). The rule the expectation names comes first, and hard (unless `soft`: the test
+ * goes on to other requests of the same kind), since what a test does next needs the answer it
+ * expected; then each rule the operation's answers owe, softly, so that one test reports every
+ * rule its answer breaks.
  */
 export function expectAnswer(exchange: Exchange, expectation: Expectation, options: { soft?: boolean } = {}): void {
-  const [first, ...owed] = judgeAnswer(exchange, expectation);
-  if (first === undefined) return;
-  if (first.lenient !== undefined) {
-    const description = redact(`${first.rule}: ${describeRequest(exchange)} → ${exchange.status}: ${first.lenient}`);
+  const judgements = judgeAnswer(exchange, expectation);
+  const lenient = judgements[0]?.lenient;
+  if (lenient !== undefined) {
+    const description = redact(`${judgements[0]!.rule}: ${describeRequest(exchange)} → ${exchange.status}: ${lenient}`);
     test.info().annotations.push({ type: 'lenient', description });
   }
-  expectRule(first.rule, exchange, first.violations, options);
-  for (const judgement of owed) expectRule(judgement.rule, exchange, judgement.violations, { soft: true });
+  for (const [index, judgement] of assertedJudgements(exchange, expectation, judgements, testKind()).entries()) {
+    if (judgement.precondition) precondition(judgement.rule, exchange, judgement.violations);
+    else expectRule(judgement.rule, exchange, judgement.violations, { soft: index > 0 || options.soft === true });
+  }
 }

@@ -21,6 +21,7 @@ import { operation, operationRules, operations, type OperationId } from '../../c
 import type { SchemaName } from '../../contract/schemas.ts';
 import { describeValue, valueAtPointer } from '../../contract/json-pointer.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { rule as ruleOf, type RuleKind } from '../../contract/rules.ts';
 import {
   bodyIsEmpty,
   bodyMatchesSchema,
@@ -52,22 +53,29 @@ export interface AnswerContext {
   id?: number;
 }
 
-/** What a request was, and the rule its answer's status is judged under. */
-export type Expectation =
+/** What a request was, and the rule its answer's status is judged under (`note`: what the status violation adds). */
+export type Expectation = { rule: string; note?: string } & (
   /** Must accept: the operation's success status, then every registered check of the answer. */
-  | { kind: 'accepted'; rule: string; context: AnswerContext }
+  | { kind: 'accepted'; context: AnswerContext }
   /** Exactly this status (the statuses the reference shows: 204, 401, 404). */
-  | { kind: 'status'; rule: string; status: number }
+  | { kind: 'status'; status: number }
   /** Must refuse: a 4xx, never a 2xx or a 5xx. */
-  | { kind: 'refused'; rule: string }
+  | { kind: 'refused' }
   /** Never accepted: any status but a 2xx (the reference says only that the request is invalid). */
-  | { kind: 'not-accepted'; rule: string }
+  | { kind: 'not-accepted' }
   /** A valid request with a valid key: not refused for its credential (any status but 401 and 403). */
-  | { kind: 'authorised'; rule: string }
+  | { kind: 'authorised' }
   /** Accept or refuse, where an accepted answer has no documented content: never a 5xx. */
-  | { kind: 'not-server-error'; rule: string }
+  | { kind: 'not-server-error' }
+  /** Accept or refuse a valid request: never a 5xx, and an accepted answer owes every registered check. */
+  | { kind: 'either'; context: AnswerContext }
   /** An input of a known class (support/judgment/outcome.ts): accepted, its answer owes the checks as read. */
-  | { kind: 'input'; rule: string; input: ClassifiedInput; strict: boolean; context: (reading: Reading) => AnswerContext };
+  | { kind: 'input'; input: ClassifiedInput; strict: boolean; context: (reading: Reading) => AnswerContext }
+);
+
+/** The same expectation, with a note its status violation carries (what was sent, what else the rule allows). */
+export const noting = (expectation: Expectation, note: string | undefined): Expectation =>
+  note === undefined ? expectation : { ...expectation, note };
 
 export const accepted = (rule: string, context: AnswerContext = {}): Expectation => ({ kind: 'accepted', rule, context });
 export const exactly = (rule: string, status: number): Expectation => ({ kind: 'status', rule, status });
@@ -75,6 +83,7 @@ export const refused = (rule: string): Expectation => ({ kind: 'refused', rule }
 export const authorised = (rule: string): Expectation => ({ kind: 'authorised', rule });
 export const notAccepted = (rule: string): Expectation => ({ kind: 'not-accepted', rule });
 export const notServerError = (rule: string): Expectation => ({ kind: 'not-server-error', rule });
+export const either = (rule: string, context: AnswerContext = {}): Expectation => ({ kind: 'either', rule, context });
 export const classified = (
   rule: string,
   input: ClassifiedInput,
@@ -200,6 +209,10 @@ function judgeAccepted(exchange: Exchange, context: AnswerContext): Judgement[] 
   });
 }
 
+function noted(violations: Violation[], note: string | undefined): Violation[] {
+  return note === undefined ? violations : violations.map((violation) => ({ ...violation, expected: `${violation.expected} (${note})` }));
+}
+
 function statusJudgement(exchange: Exchange, expectation: Exclude<Expectation, { kind: 'input' }>): Violation[] {
   switch (expectation.kind) {
     case 'accepted': {
@@ -217,6 +230,8 @@ function statusJudgement(exchange: Exchange, expectation: Exclude<Expectation, {
     case 'not-accepted':
       return statusIsNotSuccess(exchange);
     case 'not-server-error':
+      return statusIsNotServerError(exchange);
+    case 'either':
       return statusIsNotServerError(exchange);
   }
 }
@@ -242,14 +257,43 @@ export function judgeAnswer(exchange: Exchange, expectation: Expectation): Judge
     );
     return [{ rule: expectation.rule, violations: verdict.violations, ...(verdict.lenient ? { lenient: verdict.lenient } : {}) }];
   }
-  const first: Judgement = { rule: expectation.rule, violations: statusJudgement(exchange, expectation) };
-  const owesChecks = expectation.kind === 'accepted' || expectation.kind === 'authorised';
+  const first: Judgement = { rule: expectation.rule, violations: noted(statusJudgement(exchange, expectation), expectation.note) };
+  const owesChecks = expectation.kind === 'accepted' || expectation.kind === 'authorised' || expectation.kind === 'either';
   if (!owesChecks || !isSuccess(exchange.status)) return [first];
   const merged = new Map<string, Judgement>([[first.rule, first]]);
-  for (const judgement of judgeAccepted(exchange, expectation.kind === 'accepted' ? expectation.context : {})) {
+  const context = expectation.kind === 'authorised' ? {} : expectation.context;
+  for (const judgement of judgeAccepted(exchange, context)) {
     const same = merged.get(judgement.rule);
     if (same) same.violations.push(...judgement.violations);
     else merged.set(judgement.rule, judgement);
   }
   return [...merged.values()];
+}
+
+/** A judgement as a test of one kind asserts it: of its own kind, or a precondition of its request. */
+export interface AssertedJudgement extends Judgement {
+  precondition: boolean;
+}
+
+/**
+ * The judgements a test of `kind` asserts (covers() gives every test one kind, so that a run of
+ * documented rules only stays exact): the rules of its kind; of the other kind, only what the test
+ * relies on, as a precondition: the success of a request it expected to be accepted, and, with
+ * `prerequisite` (the steps after this one use the answer: its id, its token), the answer's shape.
+ * The other rules of the other kind are left to that kind's tests, which make the same requests.
+ */
+export function assertedJudgements(
+  exchange: Pick<Exchange, 'operation'>,
+  expectation: Expectation,
+  judgements: Judgement[],
+  kind: RuleKind | undefined,
+  prerequisite = false,
+): AssertedJudgement[] {
+  const reliedOn = expectation.kind === 'accepted' || expectation.kind === 'authorised';
+  const shape = operation(exchange.operation).rules?.shape;
+  return judgements.flatMap((judgement, index): AssertedJudgement[] => {
+    if (kind === undefined || ruleOf(judgement.rule).kind === kind) return [{ ...judgement, precondition: false }];
+    const needed = (index === 0 && reliedOn) || (prerequisite && judgement.rule === shape);
+    return needed ? [{ ...judgement, precondition: true }] : [];
+  });
 }

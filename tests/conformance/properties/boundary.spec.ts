@@ -10,12 +10,14 @@
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
-import { bodyMatchesSchema, eachElementValueEquals, isSuccess as isSuccessStatus, statusIsNotServerError, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
+import { isSuccess as isSuccessStatus } from '../../../support/judgment/checks.ts';
 import type { Exchange } from '../../../support/http/exchange.ts';
 import { acceptedSendPhone, acceptedTransactionBody, oneEdgeField, oneEdgeFieldExamples, pinnedOverrides, pinnedValues, type Overrides } from '../../../support/generation/arbitraries.ts';
-import { holds, holdsInput, needs, runProperty } from '../../../support/generation/properties.ts';
+import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
 import { classifyField, type ClassifiedInput } from '../../../support/judgment/input-class.ts';
-import { acceptedIntents, acceptedTransaction, bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
+import { bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
+import { accepted, classified, either, notServerError, noting, type AnswerContext } from '../../../support/judgment/registry.ts';
+import type { Reading } from '../../../support/judgment/readings.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
 import type { OperationId } from '../../../contract/operations.ts';
 import type { FastClient } from '../../../support/http/fast-client.ts';
@@ -40,11 +42,9 @@ function withCustomer(target: Target): fc.Arbitrary<CreateTransactionBody> {
 async function issue(client: FastClient, target: Target): Promise<{ token: unknown; amount: number }> {
   const [body] = fc.sample(acceptedTransactionBody<CreateTransactionBody>(target), { numRuns: 1 });
   const created = await client.call('createTransaction', { body: body! });
-  needs('TXN-CREATE-2XX', created, statusIsSuccess(created));
-  needs('TXN-CREATE-SCHEMA', created, bodyMatchesSchema(created, 'transaction'));
+  needsAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...body! } }));
   const link = await client.call('getPaymentLink', { params: { id: (created.json as { id: number }).id } });
-  needs('LINK-2XX', link, statusIsSuccess(link));
-  needs('LINK-SCHEMA', link, bodyMatchesSchema(link, 'payment-link'));
+  needsAnswer(link, accepted('LINK-2XX'));
   return { token: (link.json as { token: unknown }).token, amount: body!.amount };
 }
 
@@ -55,12 +55,11 @@ async function issue(client: FastClient, target: Target): Promise<{ token: unkno
 async function sendsItsAmount(client: FastClient, target: Target, created: Exchange): Promise<void> {
   const transaction = created.json as { id: number; amount: number };
   const link = await client.call('getPaymentLink', { params: { id: transaction.id } });
-  holds('SEND-AMOUNT-MATCHES', link, statusIsNotServerError(link));
+  holdsAnswer(link, notServerError('SEND-AMOUNT-MATCHES'));
   if (!isSuccessStatus(link.status)) return;
   const token = (link.json as { token?: unknown } | undefined)?.token;
   const send = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token } });
-  holds('SEND-AMOUNT-MATCHES', send, statusIsNotServerError(send));
-  if (isSuccessStatus(send.status)) holds('SEND-AMOUNT-MATCHES', send, eachElementValueEquals(send, 'amount', transaction.amount));
+  holdsAnswer(send, either('SEND-AMOUNT-MATCHES', { amount: transaction.amount }));
 }
 
 /** An id that names no customer: large, so that it exists nowhere (the reference shows no bound below 2^53). */
@@ -87,7 +86,8 @@ test.describe('properties: edges of what the reference allows', () => {
       async predicate(edge, client) {
         const exchange = await client.call('createTransaction', { body: edge.body });
         const input = classifyField('create-transaction-body', edge.pointer, edge.value, { pinned: pinnedValues(target) });
-        holdsInput(creationRule(input), exchange, input, target.strict, (reading) => acceptedTransaction(exchange, bodyAsRead(edge.valid, edge.pointer, reading)));
+        const read = (reading: Reading): AnswerContext => ({ read: bodyAsRead(edge.valid, edge.pointer, reading) });
+        holdsAnswer(exchange, classified(creationRule(input), input, target.strict, read));
         // An amount at an edge that was accepted is followed to its payment: large amounts are where a fee, a
         // float or a narrower column in the payment path shows. A refusal to send it (a 4xx) is the target's choice.
         if (edge.pointer === '/amount' && isSuccessStatus(exchange.status)) await sendsItsAmount(client, target, exchange);
@@ -112,7 +112,7 @@ test.describe('properties: edges of what the reference allows', () => {
         const body = { ...(edge.body as object), token: issued.token };
         const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body });
         const input = classifyField('send-transaction-body', edge.pointer, edge.value, { pinned: pinnedValues(target) });
-        holdsInput(sendRule(input), exchange, input, target.strict, () => acceptedIntents(exchange, issued.amount));
+        holdsAnswer(exchange, classified(sendRule(input), input, target.strict, () => ({ amount: issued.amount })));
       },
     });
   });
@@ -134,7 +134,7 @@ test.describe('properties: edges of what the reference allows', () => {
           what: `/customer/id = ${id} (no such customer)`,
           why: 'the reference shows an existing customer referenced by id, not what an unknown one does',
         };
-        holdsInput('CUSTOMER-REFERENCE-NOT-5XX', exchange, input, target.strict, () => acceptedTransaction(exchange, { ...body }));
+        holdsAnswer(exchange, classified('CUSTOMER-REFERENCE-NOT-5XX', input, target.strict, () => ({ read: { ...body } })));
       },
     });
   });
@@ -176,7 +176,7 @@ test.describe('properties: edges of what the reference allows', () => {
             break;
           case 'getPaymentLink': {
             const created = await client.call('createTransaction', { body });
-            needs('TXN-CREATE-2XX', created, statusIsSuccess(created));
+            needsAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...body } }));
             exchange = await client.call('getPaymentLink', { ...shape, params: { id: (created.json as { id: number }).id } });
             break;
           }
@@ -189,11 +189,9 @@ test.describe('properties: edges of what the reference allows', () => {
           default:
             exchange = await client.call('getCurrency', { ...shape, params: { id: target.currencyId! } });
         }
-        const violations: Violation[] = statusIsNotServerError(exchange).map((violation) => ({
-          ...violation,
-          expected: `${violation.expected} (Accept ${accept === null ? 'absent' : describeValue(accept ?? 'application/json')}, path suffix ${describeValue(pathSuffix)}${contentType === undefined ? '' : `, Content-Type ${describeValue(contentType)}`})`,
-        }));
-        holds('REQUEST-FORM-NOT-5XX', exchange, violations);
+        const sentForm = `Accept ${accept === null ? 'absent' : describeValue(accept ?? 'application/json')}, path suffix ${describeValue(pathSuffix)}`;
+        const note = `${sentForm}${contentType === undefined ? '' : `, Content-Type ${describeValue(contentType)}`}`;
+        holdsAnswer(exchange, noting(notServerError('REQUEST-FORM-NOT-5XX'), note));
       },
     });
   });

@@ -8,9 +8,9 @@
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
-import { bodyMatchesSchema, statusIsSuccess } from '../../../support/judgment/checks.ts';
+import { accepted, noting } from '../../../support/judgment/registry.ts';
 import { acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
-import { holds, needs, runProperty } from '../../../support/generation/properties.ts';
+import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
 import { exactText } from '../../../contract/big-integers.ts';
 import type { CreateTransactionBody } from '../../../contract/types.ts';
 
@@ -29,20 +29,20 @@ test.describe('properties: volume', () => {
         const ids: number[] = [];
         for (const body of bodies) {
           const created = await client.call('createTransaction', { body });
-          needs('TXN-CREATE-2XX', created, statusIsSuccess(created));
-          needs('TXN-CREATE-SCHEMA', created, bodyMatchesSchema(created, 'transaction'));
+          needsAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...body } }));
           ids.push((created.json as { id: number }).id);
         }
         const tokens: unknown[] = [];
         for (const [index, id] of ids.entries()) {
           const link = await client.call('getPaymentLink', { params: { id } });
-          holds('LINK-2XX', link, statusIsSuccess(link).map((violation) => ({ ...violation, expected: `${violation.expected}: transaction ${exactText(id)} was created ${bodies.length - index - 1} creation(s) before the last` })));
-          needs('LINK-SCHEMA', link, bodyMatchesSchema(link, 'payment-link'));
+          const age = `transaction ${exactText(id)} was created ${bodies.length - index - 1} creation(s) before the last`;
+          holdsAnswer(link, noting(accepted('LINK-2XX'), age), { prerequisite: true });
           tokens.push((link.json as { token: unknown }).token);
         }
         for (const [index, token] of tokens.entries()) {
           const send = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token } });
-          holds('SEND-2XX', send, statusIsSuccess(send).map((violation) => ({ ...violation, expected: `${violation.expected}: the token of transaction ${exactText(ids[index]!)}, issued ${tokens.length - index - 1} link(s) before the last` })));
+          const age = `the token of transaction ${exactText(ids[index]!)}, issued ${tokens.length - index - 1} link(s) before the last`;
+          holdsAnswer(send, noting(accepted('SEND-2XX', { amount: bodies[index]!.amount }), age));
         }
       },
     });
