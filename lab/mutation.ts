@@ -36,7 +36,7 @@ import { attribute, batches, coveringTests, ruleTests, type Assignment } from '.
 import { commandLineOf, mutationFigures, writeMeasured } from './measured.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const configFile = join(root, 'tools', 'mutation.playwright.config.ts');
+const configFile = join(root, 'lab', 'mutation.playwright.config.ts');
 /** The whole run must stay under 5 minutes; a hung child is stopped well after that. */
 const childTimeoutMs = 15 * 60_000;
 

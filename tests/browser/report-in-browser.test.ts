@@ -1,6 +1,6 @@
 /**
  * The reports of a real run, checked end to end: the suite runs (two spec files) against a
- * deliberately broken target (tests/report/broken-target.ts), then `npm run report`'s
+ * deliberately broken target (tests/browser/broken-target.ts), then `npm run report`'s
  * builder makes the Allure report, which headless Chromium (Debian's, /usr/bin/chromium)
  * opens over http on 127.0.0.1. Every request that is not loopback is aborted, so the
  * report's analytics script never leaves the machine.
