@@ -2,11 +2,12 @@
  * Measured figures as Markdown files, written by the commands that measure them: docs link to
  * docs/measured/<name>.md instead of quoting numbers, so that no figure in the docs is typed by hand.
  *
- * Each file starts with the command that wrote it, when, and on what machine (Node version,
- * cores, CPU, platform), and says not to edit it by hand. A command that measured only part of
+ * Each file starts with the command that wrote it, when, on what machine (Node version, cores,
+ * CPU, platform) and at what commit, and says not to edit it by hand. A command that measured only part of
  * what it can (a subset chosen with --only or --tools) does not write its file: a partial
  * figure would replace a whole one.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { arch, availableParallelism, cpus, platform } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
@@ -28,6 +29,17 @@ export type MeasuredName = keyof typeof measuredCommands;
 
 export const measuredFile = (name: MeasuredName): string => resolve(measuredDir, `${name}.md`);
 
+/** The commit the figures were measured at, and whether the tree had changes not committed yet. */
+export function sourceLine(cwd: string = fileURLToPath(new URL('..', import.meta.url))): string {
+  const git = (args: string[]): string | undefined => {
+    const result = spawnSync('git', args, { cwd, encoding: 'utf8' });
+    return result.status === 0 ? result.stdout.trim() : undefined;
+  };
+  const commit = git(['rev-parse', '--short', 'HEAD']);
+  if (commit === undefined) return 'outside a git checkout';
+  return `commit ${commit}${git(['status', '--porcelain', '--untracked-files=no']) ? ' with changes not committed' : ''}`;
+}
+
 /** The machine a figure was measured on, in one line. */
 export function machineLine(): string {
   const model = cpus()[0]?.model.replace(/\s+/g, ' ').trim() || 'unknown CPU';
@@ -42,6 +54,7 @@ export interface Measured {
   body: string[];
   when?: Date;
   machine?: string;
+  source?: string;
 }
 
 /** The page: a header saying who wrote it, when and where, then the figures. */
@@ -51,7 +64,8 @@ export function renderMeasured(measured: Measured): string {
   return [
     `# ${title}`,
     '',
-    `Written by \`${measured.commandLine ?? command}\` on ${when}, on ${measured.machine ?? machineLine()}.`,
+    `Written by \`${measured.commandLine ?? command}\` on ${when}, on ${measured.machine ?? machineLine()}, ` +
+      `${measured.source ?? sourceLine()}.`,
     '',
     `Do not edit by hand; re-run the command (\`${command}\`) to update it.`,
     '',

@@ -147,6 +147,7 @@ test('a measured page says which command wrote it, when, on what machine, and no
     body: ['- figures'],
     when: new Date('2025-01-02T03:04:05.678Z'),
     machine: 'Node v20.0.0, 2 core(s) (a CPU), linux x64',
+    source: 'commit abc1234',
   });
   assert.equal(
     page,
@@ -154,7 +155,7 @@ test('a measured page says which command wrote it, when, on what machine, and no
       '# The reference mock under abuse',
       '',
       'Written by `npm run fuzz:mock -- --requests 5000` on 2025-01-02T03:04:05Z, ' +
-        'on Node v20.0.0, 2 core(s) (a CPU), linux x64.',
+        'on Node v20.0.0, 2 core(s) (a CPU), linux x64, commit abc1234.',
       '',
       'Do not edit by hand; re-run the command (`npm run fuzz:mock`) to update it.',
       '',
