@@ -1,15 +1,17 @@
 /**
  * Measured figures as Markdown files, written by the commands that measure them: docs link to
- * docs/measured/<name>.md instead of quoting numbers, so that no figure in the docs is typed by hand.
+ * docs/measured/<name>.md instead of quoting numbers, so that no figure in the docs is typed
+ * by hand.
  *
  * Each file starts with the command that wrote it, when, on what machine (Node version, cores,
- * CPU, platform) and at what commit, and says not to edit it by hand. A command that measured only part of
- * what it can (a subset chosen with --only or --tools) does not write its file: a partial
- * figure would replace a whole one.
+ * CPU, platform, and its 1-minute load average when the file was written: other work on the
+ * machine disturbs the figures) and at what commit, and says not to edit it by hand. A command
+ * that measured only part of what it can (a subset chosen with --only or --tools) does not
+ * write its file: a partial figure would replace a whole one.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { arch, availableParallelism, cpus, platform } from 'node:os';
+import { arch, availableParallelism, cpus, loadavg, platform } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MutationScore } from './mutation/score.ts';
@@ -37,13 +39,17 @@ export function sourceLine(cwd: string = fileURLToPath(new URL('..', import.meta
   };
   const commit = git(['rev-parse', '--short', 'HEAD']);
   if (commit === undefined) return 'outside a git checkout';
-  return `commit ${commit}${git(['status', '--porcelain', '--untracked-files=no']) ? ' with changes not committed' : ''}`;
+  const changed = git(['status', '--porcelain', '--untracked-files=no']);
+  return `commit ${commit}${changed ? ' with changes not committed' : ''}`;
 }
 
 /** The machine a figure was measured on, in one line. */
 export function machineLine(): string {
   const model = cpus()[0]?.model.replace(/\s+/g, ' ').trim() || 'unknown CPU';
-  return `Node ${process.version}, ${availableParallelism()} core(s) (${model}), ${platform()} ${arch()}`;
+  // On a shared machine the load says how much the figures were disturbed.
+  const load = loadavg()[0]!.toFixed(1);
+  const cores = availableParallelism();
+  return `Node ${process.version}, ${cores} core(s) (${model}), ${platform()} ${arch()}, load average ${load}`;
 }
 
 export interface Measured {
