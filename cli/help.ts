@@ -5,6 +5,7 @@ Usage:
   collect-conformance [run] [flags] [-- <playwright test arguments>]
   collect-conformance mock [--port N] [--host H] [--mutant NAME] [--faults SPEC] [--store-cap N]
   collect-conformance rules [--json] [--kind documented|inferred]
+  collect-conformance rules --show RULE-ID [--json]
   collect-conformance --help | --version
 
 Run flags (each maps onto a variable; flags win over the environment, which wins over .env):
@@ -35,6 +36,13 @@ Other variables:
 Arguments after -- go to \`playwright test\` and are checked against its options first.
 NODE_DEBUG, NODE_DEBUG_NATIVE and NODE_OPTIONS flags that would print or write the key
 (--report-on-signal, --heapsnapshot-signal, --trace-tls, ...) are refused.
+
+Rules flags:
+  --json                  the catalogue (or, with --show, the rule's page) as JSON
+  --kind K                list only documented or only inferred rules
+  --show RULE-ID          one rule: its sentence, the reference's words, input class and what --strict makes of
+                          it, its tests (file:line, from Playwright's listing: no target needed), input cases,
+                          mutants, conforming variants, gap rows and operation roles; an unknown id exits 2
 
 Exit codes:
   0  every selected check passed

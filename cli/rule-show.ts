@@ -1,0 +1,119 @@
+/**
+ * `collect-conformance rules --show ID [--json]`: one rule and everything that names it, its
+ * tests (Playwright's listing), input cases, mutants, conforming variants, gap rows and the
+ * roles it fills in the operations table, as text for people or as JSON.
+ */
+import type { Mutant } from '../mock/mutants.ts';
+import type { RuleHub } from './rule-links.ts';
+import type { ListedTest } from './rule-tests.ts';
+
+/** The --json document: a public interface, fields are only ever added. */
+export interface RuleShow {
+  rule: RuleHub['rule'] & { strict: string };
+  operationRoles: RuleHub['operationRoles'];
+  tests: Array<{ title: string; file: string; line: number }>;
+  inputCases: RuleHub['inputCases'];
+  mutants: Array<Pick<Mutant, 'name' | 'operator' | 'operations' | 'description' | 'equivalent'>>;
+  variants: Array<{ name: string; description: string; gaps: string[]; strictKills: boolean }>;
+  gapRows: RuleHub['gapRows'];
+}
+
+/** What --strict makes of the rule: its input class under --strict, or that it changes nothing. */
+function strictReading(hub: RuleHub): string {
+  return hub.rule.input?.strict ?? 'not a rule about request inputs: --strict changes nothing';
+}
+
+export function ruleShow(hub: RuleHub, tests: readonly ListedTest[]): RuleShow {
+  return {
+    rule: { ...hub.rule, strict: strictReading(hub) },
+    operationRoles: hub.operationRoles,
+    tests: tests.map(({ title, file, line }) => ({ title, file, line })),
+    inputCases: hub.inputCases,
+    mutants: hub.mutants.map(({ name, operator, operations, description, equivalent }) => ({
+      name,
+      operator,
+      operations,
+      description,
+      ...(equivalent === undefined ? {} : { equivalent }),
+    })),
+    variants: hub.variants.map(({ name, description, gaps, strictKills }) => ({
+      name,
+      description,
+      gaps,
+      strictKills: strictKills === hub.rule.id,
+    })),
+    gapRows: hub.gapRows,
+  };
+}
+
+const width = 100;
+
+/** Words of `text` in lines of at most `width` characters, every line after the first indented. */
+function wrap(text: string, indent: string): string {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter((candidate) => candidate !== '')) {
+    if (current !== '' && indent.length + current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  lines.push(current);
+  return lines.join(`\n${indent}`);
+}
+
+const field = (label: string, text: string): string => `${label.padEnd(13)}${wrap(text, ' '.repeat(13))}`;
+
+/** A heading with the number of rows (and a note), then the rows indented, or `none`. */
+function section(title: string, rows: string[], none = 'none', note = ''): string[] {
+  const body = rows.length === 0 ? [none] : rows;
+  return ['', `${title} (${rows.length}${note}):`, ...body.map((row) => `  ${row}`)];
+}
+
+function caseValue(entry: RuleShow['inputCases'][number]): string {
+  if (entry.absent) return 'absent';
+  const text = JSON.stringify(entry.value) ?? 'undefined';
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+const roleRows = (show: RuleShow): string[] => show.operationRoles.map(({ operation, role }) => `${operation}.${role}`);
+
+const caseRow = (entry: RuleShow['inputCases'][number]): string =>
+  `${entry.file}  ${entry.pointer} = ${caseValue(entry)}  ${entry.class}: ${entry.name}`;
+
+export function renderRuleShow(show: RuleShow): string {
+  const { rule } = show;
+  const lines = [
+    `${rule.id} (${rule.kind}${rule.quirk ? ', a documented type quirk' : ''})`,
+    field('Section:', rule.section),
+    field('Operations:', rule.operations.join(', ')),
+    field('Rule:', rule.text),
+    field('Reference:', rule.reference),
+    field('Input class:', rule.input?.class ?? 'none (not a rule about request inputs)'),
+    field('--strict:', rule.strict),
+  ];
+  if (rule.noMutant) lines.push(field('No mutant:', rule.noMutant));
+  lines.push(
+    ...section('Operation roles (contract/operations.ts)', roleRows(show)),
+    ...section('Tests', show.tests.map((test) => `${test.file}:${test.line}  ${test.title}`)),
+    ...section('Input cases (tests/input-cases)', show.inputCases.map(caseRow)),
+  );
+  const counted = show.mutants.filter((mutant) => mutant.equivalent === undefined).length;
+  const mutantRows = show.mutants.map((mutant) => {
+    const equivalent = mutant.equivalent === undefined ? '' : '  (equivalent: not counted)';
+    return `${mutant.name}  [${mutant.operator}]  ${mutant.description}${equivalent}`;
+  });
+  lines.push(
+    ...section('Mutants', mutantRows, rule.noMutant ? 'none: see "No mutant" above' : 'none', `, ${counted} counted`),
+    ...section(
+      'Conforming variants',
+      show.variants.map(
+        (variant) =>
+          `${variant.name}  ${variant.description}  (gaps: ${variant.gaps.join(', ')}` +
+          `${variant.strictKills ? '; lenient: --strict must fail it under this rule' : ''})`,
+      ),
+    ),
+    ...section('Gap rows (specs/gaps.json)', show.gapRows.map((row) => `${row.id}  ${row.gap}`)),
+  );
+  return `${lines.join('\n')}\n`;
+}
