@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type RunningMock } from '../mock/server.ts';
-import { mutants as allMutants, perRequestMutant, variants as allVariants, type Behaviour } from '../mock/mutants.ts';
+import { isLenient, mutants as allMutants, perRequestMutant, variants as allVariants, type Behaviour } from '../mock/mutants.ts';
 import type { MutationPlan, MutationPlanProject } from './mutation.playwright.config.ts';
 import { readReport, type TestOutcome } from './mutation/playwright-json.ts';
 import { computeScore, renderMarkdown, widerStageSuffix } from './mutation/score.ts';
@@ -74,15 +74,16 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
+/** What a behaviour is about: the rule a mutant breaks, or a variant's gap rows and the rules its choice tests. */
+function aboutOf(behaviour: Behaviour): string {
+  if (behaviour.kind === 'mutant') return behaviour.equivalent ? `${behaviour.rule} (equivalent)` : behaviour.rule;
+  const lenient = behaviour.strictKills ? ` (lenient: --strict names ${behaviour.strictKills})` : '';
+  return `variant of ${behaviour.gaps.join(', ')}; rules ${behaviour.rules.join(', ')}${lenient}`;
+}
+
 function listCatalogue(): void {
   for (const behaviour of [...allMutants(), ...allVariants()]) {
-    const tail =
-      behaviour.kind === 'variant'
-        ? `variant of ${behaviour.gaps?.join(', ') ?? '?'}${behaviour.strictKills ? ` (lenient: --strict names ${behaviour.strictKills})` : ''}`
-        : behaviour.equivalent
-          ? `${behaviour.rule} (equivalent)`
-          : behaviour.rule;
-    process.stdout.write(`${behaviour.name}\t${tail}\t${behaviour.description}\n`);
+    process.stdout.write(`${behaviour.name}\t${aboutOf(behaviour)}\t${behaviour.description}\n`);
   }
 }
 
@@ -155,7 +156,7 @@ async function main(): Promise<number> {
   const counted = mutants.filter((mutant) => !mutant.equivalent);
   process.stdout.write(
     `mutation: ${counted.length} mutants (+${mutants.length - counted.length} equivalent, not run) and ${variants.length} conforming variants ` +
-      `(${variants.filter((variant) => variant.strictKills !== undefined).length} lenient), both modes, ${options.workers} workers\n`,
+      `(${variants.filter(isLenient).length} lenient), both modes, ${options.workers} workers\n`,
   );
 
   const work = mkdtempSync(join(tmpdir(), 'pcs-mutation-'));
@@ -170,7 +171,7 @@ async function main(): Promise<number> {
       // One registry per mode: a mutant killed by default is still to be killed with --strict.
       killRegistry: join(work, `killed-${label.endsWith('strict') ? 'strict' : 'default'}.txt`),
     });
-    const lenient = variants.filter((variant) => variant.strictKills !== undefined);
+    const lenient = variants.filter(isLenient);
 
     // 1. The reference in both modes: every test must pass; the default run records which operations each test calls.
     let referenceSeconds = 0;
@@ -193,8 +194,8 @@ async function main(): Promise<number> {
     let coveringTestsSeconds = 0;
     for (const mode of ['default', 'strict'] as const) {
       // --strict's targets: the mutants, and the lenient variants under the rule it must name.
-      const targets: Array<{ behaviour: Behaviour; rule: string }> = counted.map((mutant) => ({ behaviour: mutant, rule: mutant.rule! }));
-      if (mode === 'strict') targets.push(...lenient.map((variant) => ({ behaviour: variant, rule: variant.strictKills! })));
+      const targets: Array<{ behaviour: Behaviour; rule: string }> = counted.map((mutant) => ({ behaviour: mutant, rule: mutant.rule }));
+      if (mode === 'strict') targets.push(...lenient.map((variant) => ({ behaviour: variant, rule: variant.strictKills })));
       const firstAssignments: Assignment[] = [];
       let toWiden: Behaviour[] = [];
       for (const { behaviour, rule } of targets) {
