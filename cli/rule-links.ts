@@ -39,6 +39,10 @@ export interface RuleLink {
   from: string;
 }
 
+/** "file:line", or the file alone where the listing gives no line (cli/rule-tests.ts). */
+export const testLocation = ({ file, line }: Pick<ListedTest, 'file' | 'line'>): string =>
+  line === undefined ? file : `${file}:${line}`;
+
 /** Tags of a test that are not rule ids (support/judgment/covers.ts adds them). */
 const kindTags = new Set(['documented', 'inferred', 'quirk']);
 
@@ -76,7 +80,7 @@ export function ruleLinks(sources: CatalogueSources, tests: readonly ListedTest[
   }
   for (const test of tests) {
     for (const tag of test.tags.filter((candidate) => !kindTags.has(candidate))) {
-      links.push({ rule: tag, kind: 'test', from: `${test.file}:${test.line} ${test.title}` });
+      links.push({ rule: tag, kind: 'test', from: `${testLocation(test)} ${test.title}` });
     }
   }
   return links;

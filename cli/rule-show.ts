@@ -4,14 +4,15 @@
  * roles it fills in the operations table, as text for people or as JSON.
  */
 import type { Mutant } from '../mock/mutants.ts';
-import type { RuleHub } from './rule-links.ts';
+import { testLocation, type RuleHub } from './rule-links.ts';
 import type { ListedTest } from './rule-tests.ts';
 
 /** The --json document: a public interface, fields are only ever added. */
 export interface RuleShow {
   rule: RuleHub['rule'] & { strict: string };
   operationRoles: RuleHub['operationRoles'];
-  tests: Array<{ title: string; file: string; line: number }>;
+  /** line is absent where the listing cannot give it (an installed package: see cli/rule-tests.ts). */
+  tests: Array<{ title: string; file: string; line?: number }>;
   inputCases: RuleHub['inputCases'];
   mutants: Array<Pick<Mutant, 'name' | 'operator' | 'operations' | 'description' | 'equivalent'>>;
   variants: Array<{ name: string; description: string; gaps: string[]; strictKills: boolean }>;
@@ -27,7 +28,7 @@ export function ruleShow(hub: RuleHub, tests: readonly ListedTest[]): RuleShow {
   return {
     rule: { ...hub.rule, strict: strictReading(hub) },
     operationRoles: hub.operationRoles,
-    tests: tests.map(({ title, file, line }) => ({ title, file, line })),
+    tests: tests.map(({ title, file, line }) => ({ title, file, ...(line === undefined ? {} : { line }) })),
     inputCases: hub.inputCases,
     mutants: hub.mutants.map(({ name, operator, operations, description, equivalent }) => ({
       name,
@@ -81,6 +82,9 @@ const roleRows = (show: RuleShow): string[] => show.operationRoles.map(({ operat
 const caseRow = (entry: RuleShow['inputCases'][number]): string =>
   `${entry.file}  ${entry.pointer} = ${caseValue(entry)}  ${entry.class}: ${entry.name}`;
 
+const unlocated =
+  '(lines unknown: in an installed package tsx transpiles the specs, and Playwright lists positions in its output)';
+
 export function renderRuleShow(show: RuleShow): string {
   const { rule } = show;
   const lines = [
@@ -95,7 +99,8 @@ export function renderRuleShow(show: RuleShow): string {
   if (rule.noMutant) lines.push(field('No mutant:', rule.noMutant));
   lines.push(
     ...section('Operation roles (contract/operations.ts)', roleRows(show)),
-    ...section('Tests', show.tests.map((test) => `${test.file}:${test.line}  ${test.title}`)),
+    ...section('Tests', show.tests.map((test) => `${testLocation(test)}  ${test.title}`)),
+    ...(show.tests.some((test) => test.line === undefined) ? [`  ${unlocated}`] : []),
     ...section('Input cases (tests/input-cases)', show.inputCases.map(caseRow)),
   );
   const counted = show.mutants.filter((mutant) => mutant.equivalent === undefined).length;

@@ -16,7 +16,11 @@ export interface ListedTest {
   title: string;
   /** Path relative to the package root, e.g. tests/conformance/payment-link.spec.ts. */
   file: string;
-  line: number;
+  /**
+   * Line of the test in its file; undefined where Playwright cannot know it: in an installed
+   * package tsx transpiles the specs onto one line and Playwright reports positions in that output.
+   */
+  line?: number;
   /** Tags without the leading @: rule ids and the kinds (documented, inferred, quirk). */
   tags: string[];
 }
@@ -30,6 +34,7 @@ interface JsonSpec {
   title: string;
   file: string;
   line: number;
+  column: number;
   tags?: string[];
 }
 
@@ -58,10 +63,12 @@ export function listedTests(listing: JsonListing, root: string = packageRoot): L
   const tests: ListedTest[] = [];
   const walk = (suite: JsonSuite, describes: string[]): void => {
     for (const spec of suite.specs ?? []) {
+      // Line 1 far from column 1 is a position in transpiled code, not in the spec (no test sits on an import line).
+      const located = spec.line > 1 || spec.column <= 1;
       tests.push({
         title: [...describes, spec.title].join(' › '),
         file: relative(root, join(testDir, spec.file)),
-        line: spec.line,
+        ...(located ? { line: spec.line } : {}),
         tags: (spec.tags ?? []).map((tag) => tag.replace(/^@/, '')),
       });
     }

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { catalogueSources, linkProblems } from '../../cli/rule-links.ts';
-import { listTests, ruleGrep } from '../../cli/rule-tests.ts';
+import { catalogueSources, linkProblems, testLocation } from '../../cli/rule-links.ts';
+import { listedTests, listTests, ruleGrep } from '../../cli/rule-tests.ts';
 import type { RuleShow } from '../../cli/rule-show.ts';
 import { rules } from '../../contract/rules.ts';
 
@@ -30,12 +30,20 @@ function cli(args: string[]) {
 
 const listing = await listTests();
 
-test('the listing holds the suite: every test has a file:line and tags', () => {
+test('the listing holds the suite: every test has a file:line (in a checkout) and tags', () => {
   assert.ok(listing.length >= 50, `only ${listing.length} tests listed`);
   for (const listed of listing) {
     assert.match(listed.file, /^tests\/conformance\/.+\.spec\.ts$/, listed.title);
-    assert.ok(listed.line > 0 && listed.tags.length > 0, listed.title);
+    assert.ok(listed.line !== undefined && listed.line > 1 && listed.tags.length > 0, listed.title);
   }
+});
+
+test('a position in transpiled code (line 1, a far column: an installed package) gives no line', () => {
+  const spec = { title: 't', file: 'a.spec.ts', column: 4644, tags: ['@LINK-2XX'] };
+  const suites = [{ title: 'a.spec.ts', specs: [{ ...spec, line: 1 }, { ...spec, line: 7 }] }];
+  const listed = listedTests({ config: { rootDir: '/x/tests/conformance' }, suites }, '/x');
+  assert.deepEqual(listed.map(testLocation), ['tests/conformance/a.spec.ts', 'tests/conformance/a.spec.ts:7']);
+  assert.deepEqual(listed[0]!.tags, ['LINK-2XX']);
 });
 
 test('every link holds with the tests: each rule has a test, each tag names a rule', () => {
@@ -47,7 +55,7 @@ test('a dangling tag in the real listing is reported', () => {
   assert.ok(first);
   const planted = [{ ...first, tags: [...first.tags, 'NO-SUCH-RULE'] }, ...rest];
   assert.deepEqual(linkProblems(catalogueSources(), planted), [
-    `test ${first.file}:${first.line} ${first.title} names NO-SUCH-RULE, which is not in specs/rules.json`,
+    `test ${testLocation(first)} ${first.title} names NO-SUCH-RULE, which is not in specs/rules.json`,
   ]);
 });
 
@@ -66,7 +74,7 @@ test('rules --show ID --json: the rule, its tests with file:line, cases, mutants
   assert.equal(shown.rule.input?.class, 'must-refuse');
   assert.equal(shown.rule.strict, 'must-refuse');
   const tagged = listing.filter((listed) => listed.tags.includes('TXN-CREATE-INVALID-4XX'));
-  const where = ({ file, line, title }: RuleShow['tests'][number]): string => `${file}:${line} ${title}`;
+  const where = (listed: RuleShow['tests'][number]): string => `${testLocation(listed)} ${listed.title}`;
   assert.deepEqual(shown.tests.map(where).sort(), tagged.map(where).sort());
   assert.ok(shown.inputCases.some((entry) => entry.name === 'amount as letters'));
   const mutant = shown.mutants.find((candidate) => candidate.name === 'createTransaction.invalid-input-5xx');
