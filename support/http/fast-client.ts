@@ -1,18 +1,23 @@
 /**
- * The HTTP client of the generated requests (property and stateful tests): node:http(s)
- * with a keep-alive agent, no Playwright step per request (thousands of steps would swamp
- * the reports), and the same Exchange shape as support/http/client.ts, so that checks.ts and
- * expect-rule.ts work on what it returns. It counts requests per operation and status for
- * the one summary attachment each property test writes.
+ * The HTTP client of the generated requests (property and stateful tests): keep-alive
+ * connections (support/http/wire-sender.ts), no Playwright step per request (thousands of steps
+ * would swamp the reports), and the same Exchange shape as support/http/client.ts, so that
+ * checks.ts and expect-rule.ts work on what it returns. It counts requests per operation and
+ * status for the one summary attachment each property test writes.
  */
-import http from 'node:http';
-import https from 'node:https';
 import type { OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import { addCost, peekCost, timed } from '../reporting/request-costs.ts';
 import { wireSender } from './wire-sender.ts';
 import type { Exchange } from './exchange.ts';
-import { RequestAbandoned, sendWithPolicy, transportSettings, type IncomingResponse, type OutgoingRequest, type Sender, type TransportSettings } from './transport.ts';
+import {
+  RequestAbandoned,
+  sendWithPolicy,
+  transportSettings,
+  type IncomingResponse,
+  type Sender,
+  type TransportSettings,
+} from './transport.ts';
 
 export { RequestAbandoned, TransportError } from './transport.ts';
 
@@ -35,37 +40,6 @@ export interface CaseStep {
 
 export const outputDir = (): string => process.env.PCS_OUTPUT_DIR ?? 'reports';
 
-const staleSocketCodes = new Set(['ECONNRESET', 'EPIPE']);
-
-/**
- * A Sender (support/http/transport.ts) that keeps every connection alive, creations included:
- * generated requests are thousands of short sequential ones, and a handshake per request
- * would halve their rate. The one risk of reuse, a server closing an idle connection just
- * as a request is written on it, is handled the way Node documents it: a reset on a reused
- * socket before any response byte means the request was not received; it is sent once more.
- */
-function keepAliveSender(agent: http.Agent, transport: typeof http | typeof https): Sender {
-  const once = (request: OutgoingRequest, timeoutMs: number): Promise<IncomingResponse> =>
-    new Promise((resolve, reject) => {
-      const outgoing = transport.request(request.url, { method: request.method, headers: request.headers, agent, timeout: timeoutMs }, (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', (error) => reject(describe(error)));
-        incoming.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(incoming.headers)) {
-            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-          }
-          resolve({ status: incoming.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-        });
-      });
-      outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error(`Timeout ${timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' })));
-      outgoing.on('error', (error: NodeJS.ErrnoException) => reject(Object.assign(describe(error), { stale: outgoing.reusedSocket && staleSocketCodes.has(error.code ?? '') })));
-      outgoing.end(request.data);
-    });
-  return retryStale(once);
-}
-
 /** A reset on a reused idle connection before any answer byte: the request was not received; sent once more. */
 function retryStale(once: Sender): Sender {
   return async (request, timeoutMs) => {
@@ -76,11 +50,6 @@ function retryStale(once: Sender): Sender {
       throw error;
     }
   };
-}
-
-/** "CODE: message", so that the transport policy classifies the failure (refused, reset, timeout). */
-function describe(error: Error & { code?: string }): Error {
-  return new Error(error.code ? `${error.code}: ${error.message}` : error.message);
 }
 
 /**
@@ -105,7 +74,7 @@ function closableSender(send: Sender, isClosed: () => boolean, pending: Set<Prom
 }
 
 export class FastClient {
-  /** Closes the connections (node:http's agent, or the wire sender's pool). */
+  /** Closes the connections of the wire sender's pool. */
   private readonly destroyConnections: () => void;
   private readonly sender: Sender;
   private readonly settings: TransportSettings;
@@ -119,22 +88,11 @@ export class FastClient {
   caseSteps: CaseStep[] = [];
 
   constructor(readonly target: FastTarget) {
-    const secure = target.baseUrl.startsWith('https:');
-    const transport = secure ? https : http;
-    // Sockets reused by this worker's requests (no handshake per request): most run one at a time;
+    // Connections reused by this worker's requests (no handshake per request): most run one at a time;
     // the concurrency property sends bursts of up to 16 at once.
-    // Plain HTTP: requests written on the sockets directly and read by node's own parser (a
-    // third of node:http's cost per request; support/http/wire-sender.ts). PCS_WIRE_CLIENT=node
-    // keeps node:http, for comparison or should a target misbehave with the direct path.
-    const wire = !secure && process.env.PCS_WIRE_CLIENT !== 'node' ? wireSender() : undefined;
-    if (wire) {
-      this.destroyConnections = () => wire.destroy();
-      this.sender = closableSender(retryStale(wire.send), () => this.closed, this.pending);
-    } else {
-      const agent = new transport.Agent({ keepAlive: true, maxSockets: 16, keepAliveMsecs: 1000 });
-      this.destroyConnections = () => agent.destroy();
-      this.sender = closableSender(keepAliveSender(agent, transport), () => this.closed, this.pending);
-    }
+    const wire = wireSender({ connections: 16, connectTimeoutMs: target.timeoutMs });
+    this.destroyConnections = () => wire.destroy();
+    this.sender = closableSender(retryStale(wire.send), () => this.closed, this.pending);
     // PCS_RETRIES, PCS_MAX_RPS, 429/503 handling and the target-unavailable marker: the suite's one transport policy.
     this.settings = transportSettings(target.timeoutMs);
   }

@@ -156,7 +156,7 @@ type NetworkFailure = 'unreachable' | 'timeout' | 'reset' | 'other';
 export function classifyNetworkError(message: string): NetworkFailure {
   if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|getaddrinfo/i.test(message)) return 'unreachable';
   if (/certificate|CERT_|SSL|TLS|EPROTO|wrong version number|self[- ]signed|handshake/i.test(message)) return 'unreachable';
-  if (/Timeout \d+ms exceeded|timed out|ETIMEDOUT|ESOCKETTIMEDOUT|aborted due to timeout/i.test(message)) return 'timeout';
+  if (/Timeout \d+ms exceeded|timed out|ETIMEDOUT|ESOCKETTIMEDOUT|aborted due to timeout|UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT/i.test(message)) return 'timeout';
   if (/ECONNRESET|socket hang up|EPIPE|ECONNABORTED|other side closed|UND_ERR_SOCKET|premature close/i.test(message)) return 'reset';
   return 'other';
 }
