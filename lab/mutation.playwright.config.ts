@@ -16,6 +16,7 @@ import { defineConfig, test, type PlaywrightTestConfig } from '@playwright/test'
 import { readKilled } from './mutation/kill-registry.ts';
 import { setOutgoingHeaders } from '../support/http/transport.ts';
 import base from '../playwright.config.ts';
+import type { SuiteOptions } from '../support/fixtures.ts';
 
 export interface MutationPlanProject {
   name: string;
@@ -90,7 +91,7 @@ function tagRequestsWithBehaviour(): void {
 
 if (process.env.TEST_WORKER_INDEX !== undefined) tagRequestsWithBehaviour();
 
-const config: PlaywrightTestConfig = {
+const config: PlaywrightTestConfig<SuiteOptions> = {
   ...base,
   testDir: `${root}tests/conformance`,
   globalSetup: `${root}support/lifecycle/global-setup.ts`,
@@ -104,7 +105,9 @@ const config: PlaywrightTestConfig = {
       ...(project.behaviourByTest ? { behaviourByTest: project.behaviourByTest } : {}),
       ...(project.expectFailure ? { expectFailure: true, killRegistry: plan.killRegistry } : {}),
     };
-    return { name: project.name, metadata, ...(project.grep ? { grep: project.grep.map((source) => new RegExp(source)) } : {}) };
+    // A batch runs tests against mutants: their failures are the expected outcome (support/fixtures.ts).
+    const use: SuiteOptions = { failuresExpected: project.expectFailure === true };
+    return { name: project.name, metadata, use, ...(project.grep ? { grep: project.grep.map((source) => new RegExp(source)) } : {}) };
   }),
 };
 

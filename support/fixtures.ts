@@ -56,12 +56,18 @@ type TestFixtures = {
   customers: CustomerFactory;
   /** Allure labels of every test (epic, feature, story, severity, reference link), from its rules. */
   allureLabels: void;
-  mutationKillsExpected: void;
+  keepWorkerOnExpectedFailure: void;
+};
+
+/** Options a Playwright project sets with `use`. */
+export type SuiteOptions = {
+  /** The target is known to break rules (a harness's deliberately broken server): failing tests are expected. */
+  failuresExpected: boolean;
 };
 
 type WorkerFixtures = { target: Target; settleRequests: void };
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
+export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
   target: [
     async ({}, use) => {
       await use(currentTarget());
@@ -90,16 +96,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   /**
-   * In a mutant batch of npm run mutation (project metadata `expectFailure`, set only by
-   * lab/mutation.playwright.config.ts), a failing test is the expected outcome: a kill.
-   * Marked expected once it happened, so that Playwright keeps the worker instead of
-   * replacing it after every kill (about a second each on two cores). Results keep their
-   * actual status, which is what the mutation run reads.
+   * A project whose target is known to break rules (`use: { failuresExpected: true }`, as a harness
+   * that runs the suite against deliberately broken servers sets it) expects failing tests: a failure
+   * is marked expected once it happened, so that Playwright keeps the worker instead of replacing it
+   * after every failure (about a second each on two cores). Results keep their actual status.
    */
-  mutationKillsExpected: [
-    async ({}, use, testInfo) => {
+  failuresExpected: [false, { option: true }],
+  keepWorkerOnExpectedFailure: [
+    async ({ failuresExpected }, use, testInfo) => {
       await use();
-      if ((testInfo.project.metadata as { expectFailure?: boolean } | undefined)?.expectFailure && testInfo.status === 'failed') testInfo.fail();
+      if (failuresExpected && testInfo.status === 'failed') testInfo.fail();
     },
     { auto: true },
   ],
