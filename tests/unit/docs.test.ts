@@ -11,7 +11,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isRuleId, rules } from '../../contract/rules.ts';
 import { readRules, renderRulesDoc, rulesDocFile, rulesJsonFile } from '../../lab/rules-doc.ts';
-import { measuredCommands, measuredFile, renderMeasured, renderStub, type MeasuredName } from '../../lab/measured.ts';
+import { measuredCommands, measuredFile, mutationFigures, renderMeasured, renderStub } from '../../lab/measured.ts';
+import type { MeasuredName } from '../../lab/measured.ts';
+import type { MutantResult, MutationScore } from '../../lab/mutation/score.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -164,4 +166,45 @@ test('a measured page says which command wrote it, when, on what machine, and no
     ].join('\n'),
   );
   assert.match(renderStub('mutation'), /^# Mutation score\n\nNot measured yet: run `npm run mutation`\./);
+});
+
+test('the mutation figures: both modes, the variants, and the mutants by operator', () => {
+  const result = (name: string, operator: string, killed: boolean): MutantResult => ({
+    name,
+    rule: 'TXN-CREATE-ECHO',
+    operator,
+    operations: ['createTransaction'],
+    description: name,
+    testsRun: 1,
+    killed,
+    killedBy: killed ? 'its rule tests' : null,
+    caughtBy: [],
+  });
+  const killed = [result('a', 'echo', true), result('b', 'echo', true)];
+  const survivor = result('c', 'status', false);
+  const score: MutationScore = {
+    generatedAt: '2025-01-02T03:04:05.000Z',
+    wallSeconds: 100,
+    phases: { referenceSeconds: 10, ruleTestsSeconds: 80, coveringTestsSeconds: 10 },
+    testsExecuted: 500,
+    score: { killed: 2, total: 3, percent: 66.7 },
+    equivalent: [{ name: 'e', rule: 'TXN-CREATE-ECHO', reason: 'unobservable' }],
+    survivors: [survivor],
+    killed,
+    killedOnlyBySuiteErrors: [],
+    variants: [{ name: 'variant.v', description: 'v', testsRun: 3, passed: true, failures: [] }],
+    falsePositives: 0,
+    strict: {
+      score: { killed: 3, total: 4, percent: 75 },
+      survivors: [survivor],
+      killed,
+      lenientVariants: [result('l', 'conforming', true)],
+    },
+  };
+  const text = mutationFigures(score, '10').join('\n');
+  assert.match(text, /\| Non-equivalent mutants killed, default mode \| 2 \/ 3 \(66\.7 %\) \|/);
+  assert.match(text, /\| Killed with `--strict` \| 3 \/ 4 \(75 %\): 2 \/ 3 mutants, 1 \/ 1 lenient variants \|/);
+  assert.match(text, /\| Conforming variants that pass by default \| 1 \/ 1 \(false positives: 0\) \|/);
+  assert.match(text, /\| echo \| 2 \| 2 \| 2 \|\n\| status \| 1 \| 0 \| 0 \|/);
+  assert.match(text, /- default mode: c \(breaks TXN-CREATE-ECHO\)/);
 });
