@@ -1,7 +1,7 @@
 // Allure 3 configuration for `npm run report` (cli/report.ts): one self-contained HTML
 // file, tests grouped by resource > operation > rule, the suite's failure categories, and
 // history kept in a JSON-lines file that survives between runs when it is kept (nightly jobs
-// restore it before the report and save it after; see the README, "Reports").
+// restore it before the report and save it after; see docs/reference/reports.md).
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'allure';
 

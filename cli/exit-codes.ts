@@ -1,4 +1,4 @@
-/** Exit codes of collect-conformance: a public interface, documented in --help and the README. */
+/** Exit codes of collect-conformance: a public interface, documented in --help and the README (exit codes). */
 export const ExitCode = {
   /** Every selected check passed. */
   pass: 0,

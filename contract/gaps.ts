@@ -1,7 +1,7 @@
 /**
  * Typed access to specs/gaps.json: the suite's reading of every gap of the reference, one row
- * per decision, with the class of the inputs it concerns and what --strict changes. README's
- * table "How the suite reads the reference's gaps" is rendered from it (lab/gap-table.ts),
+ * per decision, with the class of the inputs it concerns and what --strict changes. The
+ * table of docs/explanations/gaps.md is rendered from it (lab/gap-table.ts),
  * and the conforming variants (mock/mutants/variants.ts) name the rows they vary.
  */
 import { readFileSync } from 'node:fs';

@@ -9,7 +9,7 @@ import type { OperationId } from './operations.ts';
 
 export type RuleKind = 'documented' | 'inferred';
 
-/** The outcome classes of request inputs (README: How the suite reads the reference's gaps). */
+/** The outcome classes of request inputs (docs/explanations/outcome-classes.md). */
 export type InputClass = 'must-accept' | 'must-refuse' | 'accept-or-refuse';
 
 /** For a rule about request inputs: the class of the inputs it judges, and what --strict makes of them. */

@@ -123,7 +123,7 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
   // still send Content-Type: application/json); anything else goes to Fastify's safe parser.
   const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  // Only JSON is read: a body declared as text/plain (or anything else) gets 415, as the README says.
+  // Only JSON is read: a body declared as text/plain (or anything else) gets 415, as docs/reference/mock.md says.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

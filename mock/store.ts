@@ -1,7 +1,7 @@
 /**
  * The in-memory state of one environment of the reference mock. Each collection is a
  * Map in insertion order with a cap: at the cap the oldest record is evicted, so memory
- * stays bounded under any load (the README documents this).
+ * stays bounded under any load (docs/reference/mock.md documents this).
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { seedFor, type BalanceRecord, type CurrencyRecord } from './seed.ts';

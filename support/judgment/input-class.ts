@@ -1,6 +1,6 @@
 /**
  * The outcome class of a request input, computed from the layers of schemas/ rather than
- * written by hand (README: How the suite reads the reference's gaps):
+ * written by hand (docs/explanations/outcome-classes.md):
  *
  * - must accept: the value has the documented type, meets what --strict reads into the
  *   reference's prose, and lies in the suite's safe range (x-pcs-safe): a 2xx and a

@@ -26,7 +26,7 @@ const specs = ['tests/conformance/delete-customer.spec.ts', 'tests/conformance/p
 
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', join(projectRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(projectRoot, 'tools', 'shards.ts'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', join(projectRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(projectRoot, 'cli', 'shards.ts'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -84,7 +84,7 @@ class CreateCustomer implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     real.client.step(this.toString());
     const exchange = await real.client.call('createCustomer', { body: this.body });
-    // The id where the other tests read it: /id, /0/id or one object down (/data/id), as the README says.
+    // The id where the other tests read it: /id, /0/id or one object down (/data/id), as the gap table says (docs/explanations/gaps.md).
     const id = createdCustomerId(exchange.json);
     // Customer creation is the suite's helper (not shown by the reference): its failure is a precondition of deletion.
     needs('CUSTOMER-DELETE-204', exchange, [
