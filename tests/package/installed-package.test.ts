@@ -124,3 +124,12 @@ test('collect-conformance mock starts the mock and prints its base URLs and keys
     process.kill(-child.pid!, 'SIGINT');
   }
 });
+
+test('the package holds the product only: no lab (bench, fuzz, profile, peers, mutation runner) and no project tests', () => {
+  const files = readdirSync(join(project, 'node_modules', 'collect-conformance'), { recursive: true, encoding: 'utf8' });
+  const lab = files.filter((file) => /^(lab|tools|peers)\//.test(file) || /(bench|fuzz|profile|mutation)[^/]*\.ts$/.test(file));
+  assert.deepEqual(lab, [], 'lab code in the package');
+  const tests = files.filter((file) => file.startsWith('tests/') && !/^tests\/(conformance|input-cases)(\/|$)/.test(file));
+  assert.deepEqual(tests, [], 'the project\'s own tests in the package');
+  assert.ok(files.includes(join('tests', 'conformance', 'create-transaction.spec.ts')), 'the suite is in the package');
+});
