@@ -121,7 +121,7 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'Token and payment link of the transaction.', schema: 'payment-link', kind: 'documented' },
       unauthorised,
     ],
-    rules: { success: 'LINK-2XX', shape: 'LINK-SCHEMA', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'CUSTOMER-REFERENCE-NOT-5XX' },
+    rules: { success: 'LINK-2XX', shape: 'LINK-SCHEMA', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'LINK-UNKNOWN-TXN-4XX' },
   },
   {
     id: 'sendTransaction',
