@@ -1,72 +1,199 @@
 /**
- * allure-playwright, with results written without fsync.
+ * The suite's Allure reporter: a Playwright reporter that turns each test's result into an Allure
+ * result through allure-js-commons' public reporter API (ReporterRuntime, from
+ * allure-js-commons/sdk/reporter), written by UnsyncedWriter (reporters/allure-writer.ts: the
+ * files of allure-js-commons, without an fsync per file, which would stall the embedded mock
+ * that shares the runner process).
  *
- * allure-js-commons' FileSystemWriter writes every result, container and attachment to a
- * temporary file, fsyncs it and renames it. Reporters run in Playwright's runner process, which
- * also hosts the embedded mock: each fsync stalls the mock's answers too (about 0.4 s of a
- * default run's runner time, measured with npm run profile). The files are the same, with the
- * same names and content; they are written once each, whole, with one call (the report is
- * generated from them after the run, when the operating system has them), and an attachment
- * copied from a path is copied the same way.
+ * Why not allure-playwright's reporter: it builds its writer itself, with fsync, and has no
+ * option for another; replacing it meant writing into a private field, which any upgrade of
+ * allure-playwright could break in a user's CI gate. allure-playwright stays what the tests'
+ * allure.* calls go through (allure-js-commons loads allure-playwright/autoconfig in the
+ * workers): those calls arrive here as attachments carrying runtime messages, applied to the
+ * result. The results keep allure-playwright's names, ids and labels
+ * (reporters/allure-test-identity.ts), so the report's history carries on across the change.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { AllureReporter as AllurePlaywrightReporter } from 'allure-playwright';
-import { stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
-import type { Writer } from 'allure-js-commons/sdk/reporter';
-import type { Suite } from '@playwright/test/reporter';
+import { existsSync } from 'node:fs';
+import type { FullConfig, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+import { ContentType, Stage, Status, type StepResult } from 'allure-js-commons';
+import { stripAnsi, type RuntimeMessage } from 'allure-js-commons/sdk';
+import {
+  ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE,
+  ReporterRuntime,
+  type ReporterConfig,
+} from 'allure-js-commons/sdk/reporter';
+import { UnsyncedWriter } from './allure-writer.ts';
+import { reportSteps, type PlaywrightAttachment, type StepSink } from './allure-steps.ts';
+import {
+  lastSuiteLabels,
+  runLabels,
+  stepOutcome,
+  testIdentity,
+  testStatus,
+  testStatusDetails,
+} from './allure-test-identity.ts';
 
-type ReporterOptions = ConstructorParameters<typeof AllurePlaywrightReporter>[0];
+export { UnsyncedWriter } from './allure-writer.ts';
 
-/** allure-js-commons' Writer, with the same files as its FileSystemWriter, without fsync. */
-export class UnsyncedWriter implements Writer {
-  private created = false;
-  constructor(private readonly resultsDir: string) {}
-
-  private path(name: string): string {
-    if (!this.created) {
-      mkdirSync(this.resultsDir, { recursive: true });
-      this.created = true;
-    }
-    return join(this.resultsDir, name);
-  }
-
-  writeResult(result: Parameters<Writer['writeResult']>[0]): void {
-    writeFileSync(this.path(`${result.uuid}-result.json`), JSON.stringify(result), 'utf-8');
-  }
-  writeGroup(result: Parameters<Writer['writeGroup']>[0]): void {
-    writeFileSync(this.path(`${result.uuid}-container.json`), JSON.stringify(result), 'utf-8');
-  }
-  writeAttachment(distFileName: string, content: Buffer): void {
-    writeFileSync(this.path(distFileName), content);
-  }
-  writeAttachmentFromPath(distFileName: string, from: string): void {
-    copyFileSync(from, this.path(distFileName));
-  }
-  writeEnvironmentInfo(info: Parameters<Writer['writeEnvironmentInfo']>[0]): void {
-    writeFileSync(this.path('environment.properties'), stringifyEnvInfo(info));
-  }
-  writeCategoriesDefinitions(categories: Parameters<Writer['writeCategoriesDefinitions']>[0]): void {
-    writeFileSync(this.path('categories.json'), JSON.stringify(categories), 'utf-8');
-  }
-  writeGlobals(distFileName: string, info: Parameters<Writer['writeGlobals']>[1]): void {
-    writeFileSync(this.path(distFileName), JSON.stringify(info), 'utf-8');
-  }
+export interface AllureReporterOptions extends ReporterConfig {
+  /** Every Playwright step as an Allure step; default: test.step steps, and hook steps that hold some. */
+  detail?: boolean;
+  /** A suite label per spec file (default true; the project and describe blocks are labelled either way). */
+  suiteTitle?: boolean;
 }
 
-export default class AllureReporter extends AllurePlaywrightReporter {
-  private readonly resultsDir: string;
+/** What the reporter reads of a test's run (a test that never ran is reported with a made-up one). */
+type RunField = 'status' | 'error' | 'attachments' | 'steps' | 'stdout' | 'stderr' | 'startTime' | 'duration';
+type Run = Pick<TestResult, RunField | 'retry' | 'parallelIndex'>;
 
-  constructor(options: ReporterOptions) {
-    super(options);
-    this.resultsDir = options.resultsDir ?? './allure-results';
+type Annotations = TestCase['annotations'];
+
+const isMessage = (attachment: PlaywrightAttachment): boolean =>
+  attachment.contentType === ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE;
+
+function annotationStep(name: string): StepResult {
+  const empty = { parameters: [], steps: [], attachments: [], statusDetails: {} };
+  return { name, status: Status.PASSED, stage: Stage.FINISHED, ...empty };
+}
+
+export default class AllureReporter implements Reporter {
+  /** Allure's runtime for this run, created when the run begins. */
+  allureRuntime: ReporterRuntime | undefined;
+  private readonly options: AllureReporterOptions;
+  private config: FullConfig | undefined;
+  private suite: Suite | undefined;
+  private readonly runStarted = new Date();
+  /** The annotations each test declared, as it began (those it adds while running are not labels or steps). */
+  private readonly declared = new Map<string, Annotations>();
+
+  constructor(options: AllureReporterOptions = {}) {
+    this.options = options;
   }
 
-  override onBegin(suite: Suite): void {
-    super.onBegin(suite);
-    // allure-playwright builds its runtime with the default writer in onBegin and offers no option for it.
-    const runtime = (this as unknown as { allureRuntime?: { writer: Writer } }).allureRuntime;
-    if (!runtime || !('writer' in runtime)) throw new Error('allure-playwright changed: its runtime has no writer to replace (reporters/allure-reporter.ts)');
-    runtime.writer = new UnsyncedWriter(this.resultsDir);
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.config = config;
+    this.suite = suite;
+    const { environmentInfo, categories, links, globalLabels, listeners } = this.options;
+    this.allureRuntime = new ReporterRuntime({
+      writer: new UnsyncedWriter(this.options.resultsDir ?? './allure-results'),
+      ...(environmentInfo && { environmentInfo }),
+      ...(categories && { categories }),
+      ...(links && { links }),
+      ...(globalLabels && { globalLabels }),
+      ...(listeners && { listeners }),
+    });
+  }
+
+  onTestBegin(test: TestCase): void {
+    this.declared.set(test.id, [...test.annotations]);
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.writeTest(test, result, this.declared.get(test.id) ?? test.annotations);
+  }
+
+  onEnd(): void {
+    const runtime = this.runtime();
+    // Tests that never began (the run was stopped, or ended at its failure limit) are reported as skipped.
+    for (const test of this.suite?.allTests() ?? []) {
+      if (this.declared.has(test.id)) continue;
+      this.writeTest(test, this.notRun(), test.annotations);
+    }
+    runtime.writeEnvironmentInfo();
+    runtime.writeCategoriesDefinitions();
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  /** The run of a test that never began. */
+  private notRun(): Run {
+    const nothing = { attachments: [], steps: [], stdout: [], stderr: [] };
+    return { status: 'skipped', ...nothing, startTime: this.runStarted, duration: 0, retry: 0, parallelIndex: 0 };
+  }
+
+  private runtime(): ReporterRuntime {
+    if (!this.allureRuntime) throw new Error('reporters/allure-reporter.ts: the run has not begun (no onBegin)');
+    return this.allureRuntime;
+  }
+
+  private writeTest(test: TestCase, run: Run, declared: Annotations): void {
+    const runtime = this.runtime();
+    const identity = testIdentity(test, this.config, this.options.links ?? {}, declared);
+    const { annotationSteps, ...fields } = identity;
+    const uuid = runtime.startTest({ ...fields, start: run.startTime.getTime() });
+    runtime.updateTest(uuid, (result) => {
+      result.labels.push(...runLabels(test, run, this.options.suiteTitle ?? true));
+      result.status = testStatus(run, test);
+      result.statusDetails = testStatusDetails(run, test);
+      result.stage = Stage.FINISHED;
+      if (run.retry > 0) result.parameters.push({ name: 'Retry', value: String(run.retry), excluded: true });
+    });
+    for (const [name, chunks] of [['stdout', run.stdout], ['stderr', run.stderr]] as const) {
+      if (chunks.length === 0) continue;
+      const text = stripAnsi(chunks.map((chunk) => chunk.toString()).join(''));
+      runtime.writeAttachment(uuid, null, name, Buffer.from(text, 'utf-8'), { contentType: ContentType.TEXT });
+    }
+    reportSteps(run, this.stepSink(uuid), { detail: this.options.detail ?? true, isMessage });
+    runtime.updateTest(uuid, (result) => {
+      result.labels = lastSuiteLabels(result.labels);
+      // The declared annotations open the test, after what its fixtures and hooks did before it.
+      const afterHooks = result.steps[0]?.name === 'Before Hooks' ? 1 : 0;
+      result.steps.splice(afterHooks, 0, ...annotationSteps.map(annotationStep));
+    });
+    runtime.stopTest(uuid, { duration: Math.max(0, run.duration) });
+    runtime.writeTest(uuid);
+  }
+
+  /** Steps, attachments and runtime messages of one test, into its Allure result. */
+  private stepSink(testUuid: string): StepSink {
+    const runtime = this.runtime();
+    return {
+      start(parent: string | undefined, step: TestStep): string {
+        const started = { name: step.title, start: step.startTime.getTime(), stage: Stage.RUNNING };
+        const id = runtime.startStep(testUuid, parent ?? null, started);
+        if (id === undefined) throw new Error(`allure-reporter: no Allure result to add the step "${step.title}" to`);
+        return id;
+      },
+      stop(id: string, step: TestStep): void {
+        const outcome = stepOutcome(step);
+        runtime.updateStep(id, (result) => {
+          result.status = outcome.status;
+          if (outcome.statusDetails) result.statusDetails = { ...result.statusDetails, ...outcome.statusDetails };
+        });
+        runtime.stopStep(id, { duration: Math.max(0, step.duration) });
+      },
+      attach(parent: string | undefined, attachment: PlaywrightAttachment, attachedAt: Date): void {
+        if (isMessage(attachment)) {
+          if (!attachment.body) return;
+          const message = JSON.parse(attachment.body.toString('utf-8')) as RuntimeMessage;
+          if (message.type === 'step_metadata') {
+            // allure.step's name and parameters, for the step the call was made in.
+            if (parent !== undefined) {
+              runtime.updateStep(parent, (result) => {
+                if (message.data.name) result.name = message.data.name;
+                result.parameters.push(...(message.data.parameters ?? []));
+              });
+            }
+          } else {
+            runtime.applyRuntimeMessages(testUuid, [message]);
+          }
+          return;
+        }
+        const onDisk = attachment.path !== undefined && existsSync(attachment.path) ? attachment.path : undefined;
+        const content = attachment.body ?? onDisk;
+        if (content === undefined) return;
+        // Each attachment in a step of its own, named after it, where it was attached (as allure-playwright does).
+        const at = attachedAt.getTime();
+        const wrapper = runtime.startStep(testUuid, parent ?? null, { name: attachment.name, start: at });
+        if (wrapper === undefined) return;
+        runtime.stopStep(wrapper, { stop: at });
+        const isTrace = attachment.name === 'trace' && attachment.contentType === 'application/zip';
+        runtime.writeAttachment(testUuid, wrapper, attachment.name, content, {
+          contentType: isTrace ? ContentType.PLAYWRIGHT_TRACE : attachment.contentType,
+        });
+      },
+    };
   }
 }
