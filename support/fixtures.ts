@@ -16,7 +16,8 @@ import { labelTestAfter, labelTestBefore } from './reporting/allure.ts';
 import { currentTarget, type Target } from './lifecycle/target.ts';
 import { createdCustomerId } from './lifecycle/ledger.ts';
 import { settleInFlight } from './http/transport.ts';
-import { accepted, judgeAnswer, wasJudged, type Expectation } from './judgment/registry.ts';
+import { judgeAnswer, wasJudged } from './judgment/registry.ts';
+import { accepted, type Expectation } from './judgment/expectations.ts';
 
 export interface CreatedTransaction {
   sent: CreateTransactionBody;

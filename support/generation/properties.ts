@@ -22,7 +22,8 @@ import { noteLenient, takeLenientNotes } from '../judgment/outcome.ts';
 import { addCost, peekCost, takeCosts } from '../reporting/request-costs.ts';
 import { operation, type OperationId } from '../../contract/operations.ts';
 import { redact } from '../http/redact.ts';
-import { assertedJudgements, judgeAnswer, type Expectation } from '../judgment/registry.ts';
+import { assertedJudgements, judgeAnswer } from '../judgment/registry.ts';
+import type { Expectation } from '../judgment/expectations.ts';
 import type { RuleKind } from '../../contract/rules.ts';
 
 // The settings are read in their own light module: the command checks them before Playwright starts.

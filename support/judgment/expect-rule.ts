@@ -11,7 +11,8 @@ import { curlCommand, describeRequest, type Exchange } from '../http/exchange.ts
 import type { Violation } from './checks.ts';
 import { redact } from '../http/redact.ts';
 import { violationTable } from '../reporting/allure.ts';
-import { assertedJudgements, judgeAnswer, type Expectation } from './registry.ts';
+import { assertedJudgements, judgeAnswer } from './registry.ts';
+import type { Expectation } from './expectations.ts';
 import type { RuleKind } from '../../contract/rules.ts';
 
 export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {

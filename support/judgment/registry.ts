@@ -14,8 +14,9 @@
  *   rule literally below. A check whose context the test did not give is not applied.
  *
  * The registered checks judge the 2xx answers of valid requests (accepted, or authorised with a
- * valid key) and of inputs the server accepted (as it read them). An answer whose content the reference leaves undefined (a 2xx
- * for an id that names nothing, another request form) is judged on its status only.
+ * valid key) and of inputs the server accepted (as it read them). An answer whose content the
+ * reference leaves undefined (a 2xx for an id that names nothing, another request form) is judged
+ * on its status only. What a request was is an Expectation (support/judgment/expectations.ts).
  */
 import { operation, operationRules, operations, type OperationId } from '../../contract/operations.ts';
 import type { SchemaName } from '../../contract/schemas.ts';
@@ -40,56 +41,7 @@ import {
 } from './checks.ts';
 import { echoedFields, echoViolations } from './echo.ts';
 import { judgeInput } from './outcome.ts';
-import type { ClassifiedInput } from './input-class.ts';
-import type { Reading } from './readings.ts';
-
-/** What a test knows of its request that an answer owes back. */
-export interface AnswerContext {
-  /** createTransaction: the body as the server read it (fields read as "not given" left out). */
-  read?: Record<string, unknown>;
-  /** sendTransaction: the amount of the transaction sent, which every payment intent carries. */
-  amount?: number;
-  /** getBalance, getCurrency: the id asked for, which the array contains. */
-  id?: number;
-}
-
-/** What a request was, and the rule its answer's status is judged under (`note`: what the status violation adds). */
-export type Expectation = { rule: string; note?: string } & (
-  /** Must accept: the operation's success status, then every registered check of the answer. */
-  | { kind: 'accepted'; context: AnswerContext }
-  /** Exactly this status (the statuses the reference shows: 204, 401, 404). */
-  | { kind: 'status'; status: number }
-  /** Must refuse: a 4xx, never a 2xx or a 5xx. */
-  | { kind: 'refused' }
-  /** Never accepted: any status but a 2xx (the reference says only that the request is invalid). */
-  | { kind: 'not-accepted' }
-  /** A valid request with a valid key: not refused for its credential (any status but 401 and 403). */
-  | { kind: 'authorised' }
-  /** Accept or refuse, where an accepted answer has no documented content: never a 5xx. */
-  | { kind: 'not-server-error' }
-  /** Accept or refuse a valid request: never a 5xx, and an accepted answer owes every registered check. */
-  | { kind: 'either'; context: AnswerContext }
-  /** An input of a known class (support/judgment/outcome.ts): accepted, its answer owes the checks as read. */
-  | { kind: 'input'; input: ClassifiedInput; strict: boolean; context: (reading: Reading) => AnswerContext }
-);
-
-/** The same expectation, with a note its status violation carries (what was sent, what else the rule allows). */
-export const noting = (expectation: Expectation, note: string | undefined): Expectation =>
-  note === undefined ? expectation : { ...expectation, note };
-
-export const accepted = (rule: string, context: AnswerContext = {}): Expectation => ({ kind: 'accepted', rule, context });
-export const exactly = (rule: string, status: number): Expectation => ({ kind: 'status', rule, status });
-export const refused = (rule: string): Expectation => ({ kind: 'refused', rule });
-export const authorised = (rule: string): Expectation => ({ kind: 'authorised', rule });
-export const notAccepted = (rule: string): Expectation => ({ kind: 'not-accepted', rule });
-export const notServerError = (rule: string): Expectation => ({ kind: 'not-server-error', rule });
-export const either = (rule: string, context: AnswerContext = {}): Expectation => ({ kind: 'either', rule, context });
-export const classified = (
-  rule: string,
-  input: ClassifiedInput,
-  strict: boolean,
-  context: (reading: Reading) => AnswerContext = () => ({}),
-): Expectation => ({ kind: 'input', rule, input, strict, context });
+import type { AnswerContext, Expectation } from './expectations.ts';
 
 /** One rule's verdict on one exchange: no violations means the rule holds. */
 export interface Judgement {

@@ -6,7 +6,7 @@
  */
 import { test, expectAnswer, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { accepted, authorised, exactly } from '../../support/judgment/registry.ts';
+import { accepted, authorised, exactly } from '../../support/judgment/expectations.ts';
 import type { CallOptions, Auth } from '../../support/http/client.ts';
 import type { OperationId } from '../../contract/operations.ts';
 import { transactionBody, sendPhoneNumber } from '../../support/generation/bodies.ts';

@@ -6,7 +6,7 @@
  */
 import { test, expectAnswer } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { accepted, notServerError } from '../../support/judgment/registry.ts';
+import { accepted, notServerError } from '../../support/judgment/expectations.ts';
 import type { OperationId } from '../../contract/operations.ts';
 import type { Target } from '../../support/lifecycle/target.ts';
 import { unknownIntegerId } from '../../support/generation/ids.ts';

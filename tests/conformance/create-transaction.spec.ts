@@ -7,7 +7,7 @@ import { covers } from '../../support/judgment/covers.ts';
 import { creationPhoneNumber, customerBody, sendPhoneNumber, transactionBody } from '../../support/generation/bodies.ts';
 import { classifyField, classPhrase, declaredContentType, type ClassifiedInput } from '../../support/judgment/input-class.ts';
 import { bodyAsRead, creationRule } from '../../support/judgment/accepted.ts';
-import { accepted, classified, refused } from '../../support/judgment/registry.ts';
+import { accepted, classified, refused } from '../../support/judgment/expectations.ts';
 import { replaceAt } from '../../contract/schema-paths.ts';
 
 // Every accepted creation is judged by the registry (support/judgment/registry.ts): its shape (TXN-CREATE-SCHEMA),

@@ -4,7 +4,7 @@
  */
 import { test, expectAnswer, preconditionAnswer } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { accepted, exactly, refused } from '../../support/judgment/registry.ts';
+import { accepted, exactly, refused } from '../../support/judgment/expectations.ts';
 import { unknownIntegerId } from '../../support/generation/ids.ts';
 
 test.describe('deleteCustomer: DELETE /customers/{id}', () => {

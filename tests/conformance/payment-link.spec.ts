@@ -4,7 +4,7 @@
  */
 import { test, expectAnswer } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { accepted, notServerError, refused } from '../../support/judgment/registry.ts';
+import { accepted, notServerError, refused } from '../../support/judgment/expectations.ts';
 import { unknownIntegerId } from '../../support/generation/ids.ts';
 
 // The answer's shape, content type, token and url are judged by the registry (support/judgment/registry.ts) on

@@ -13,7 +13,7 @@ import { classifyField, classPhrase, declaredContentType } from '../../support/j
 import { replaceAt } from '../../contract/schema-paths.ts';
 import type { Target } from '../../support/lifecycle/target.ts';
 import { sendRule } from '../../support/judgment/accepted.ts';
-import { accepted, classified, notAccepted, notServerError, refused } from '../../support/judgment/registry.ts';
+import { accepted, classified, notAccepted, notServerError, refused } from '../../support/judgment/expectations.ts';
 
 // Every accepted send is judged by the registry (support/judgment/registry.ts): the intents' shape (SEND-SCHEMA),
 // their event timestamps (SEND-INTENT-EVENT-TIMESTAMPS), their amount where the test knows it (SEND-AMOUNT-MATCHES)

@@ -2,23 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseJsonBody, type Exchange } from '../../support/http/exchange.ts';
-import {
-  accepted,
-  assertedJudgements,
-  authorised,
-  checksOf,
-  classified,
-  either,
-  exactly,
-  judgeAnswer,
-  notAccepted,
-  notServerError,
-  noting,
-  refused,
-  registeredRules,
-  wasJudged,
-  type Judgement,
-} from '../../support/judgment/registry.ts';
+import { assertedJudgements, checksOf, judgeAnswer, registeredRules, wasJudged, type Judgement } from '../../support/judgment/registry.ts';
+import { accepted, authorised, classified, either, exactly, notAccepted, notServerError, noting, refused } from '../../support/judgment/expectations.ts';
 import { operations, type OperationId } from '../../contract/operations.ts';
 import { isRuleId } from '../../contract/rules.ts';
 import { classifyField } from '../../support/judgment/input-class.ts';

@@ -16,7 +16,7 @@ import { acceptedSendPhone, acceptedTransactionBody, oneEdgeField, oneEdgeFieldE
 import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
 import { classifyField, type ClassifiedInput } from '../../../support/judgment/input-class.ts';
 import { bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
-import { accepted, classified, either, notServerError, noting, type AnswerContext } from '../../../support/judgment/registry.ts';
+import { accepted, classified, either, notServerError, noting, type AnswerContext } from '../../../support/judgment/expectations.ts';
 import type { Reading } from '../../../support/judgment/readings.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
 import type { OperationId } from '../../../contract/operations.ts';

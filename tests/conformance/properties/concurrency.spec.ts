@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
 import type { Violation } from '../../../support/judgment/checks.ts';
-import { accepted, noting } from '../../../support/judgment/registry.ts';
+import { accepted, noting } from '../../../support/judgment/expectations.ts';
 import { acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
 import { holds, holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
 import { describeValue, valueAtPointer } from '../../../contract/json-pointer.ts';

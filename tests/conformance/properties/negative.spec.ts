@@ -16,7 +16,7 @@ import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generati
 import { edgeLargeId, edgeOddId, edgeUnknownId, isLargeId } from '../../../support/generation/edges.ts';
 import { classifyField, declaredContentType } from '../../../support/judgment/input-class.ts';
 import { bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
-import { accepted, classified, exactly, notAccepted, notServerError, noting, refused, type AnswerContext } from '../../../support/judgment/registry.ts';
+import { accepted, classified, exactly, notAccepted, notServerError, noting, refused, type AnswerContext } from '../../../support/judgment/expectations.ts';
 import type { Reading } from '../../../support/judgment/readings.ts';
 import type { FastClient } from '../../../support/http/fast-client.ts';
 import type { Target } from '../../../support/lifecycle/target.ts';

@@ -8,7 +8,7 @@ import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
 import { acceptedSendPhone, acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
 import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
-import { accepted } from '../../../support/judgment/registry.ts';
+import { accepted } from '../../../support/judgment/expectations.ts';
 import type { FastClient } from '../../../support/http/fast-client.ts';
 import type { Exchange } from '../../../support/http/exchange.ts';
 import type { Target } from '../../../support/lifecycle/target.ts';

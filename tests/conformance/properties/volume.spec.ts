@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
-import { accepted, noting } from '../../../support/judgment/registry.ts';
+import { accepted, noting } from '../../../support/judgment/expectations.ts';
 import { acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
 import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
 import { exactText } from '../../../contract/big-integers.ts';
