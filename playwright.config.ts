@@ -24,7 +24,7 @@ handleTerminationGracefully();
 // The console reporter can be swapped (collect-conformance --reporter dot) without losing the report files.
 const consoleReporters = ['list', 'line', 'dot'] as const;
 type ConsoleReporter = (typeof consoleReporters)[number];
-const consoleReporter: ConsoleReporter = consoleReporters.find((name) => name === process.env.PCS_CONSOLE_REPORTER) ?? 'list';
+const consoleReporter: ConsoleReporter = consoleReporters.find((name) => name === process.env.COLLECT_CONFORMANCE_CONSOLE_REPORTER) ?? 'list';
 
 export default defineConfig({
   testDir: './tests/conformance',

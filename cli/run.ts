@@ -98,7 +98,7 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
     result.PCS_SECRET_KEY = key;
   }
   const reporter = flags.get('reporter');
-  if (typeof reporter === 'string' && isConsoleReporter(reporter)) result.PCS_CONSOLE_REPORTER = reporter;
+  if (typeof reporter === 'string' && isConsoleReporter(reporter)) result.COLLECT_CONFORMANCE_CONSOLE_REPORTER = reporter;
   const output = flags.get('output');
   result.PCS_OUTPUT_DIR = resolve(typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports'));
   return result;
@@ -111,7 +111,7 @@ export function playwrightArguments(flags: Map<string, string | true>, rest: str
   const shard = flags.get('shard');
   if (typeof shard === 'string') args.push('--shard', shard);
   const reporter = flags.get('reporter');
-  // A console reporter only swaps the console output (PCS_CONSOLE_REPORTER, see environmentFromFlags);
+  // A console reporter only swaps the console output (COLLECT_CONFORMANCE_CONSOLE_REPORTER, see environmentFromFlags);
   // any other reporter replaces the configured ones, as Playwright's own --reporter does.
   if (typeof reporter === 'string' && !isConsoleReporter(reporter)) args.push('--reporter', reporter);
   if (flags.get('list') === true) args.push('--list');

@@ -1,6 +1,6 @@
 /**
  * Playwright configuration used by lab/mutation.ts: the project's configuration, with the
- * projects of a mutation plan (a JSON file named by PCS_MUTATION_PLAN, written by
+ * projects of a mutation plan (a JSON file named by COLLECT_CONFORMANCE_MUTATION_PLAN, written by
  * lab/mutation.ts). One mock process serves every behaviour; each request says which one
  * with the x-pcs-mutant header:
  * - a variant (or the reference) project runs tests against one behaviour;
@@ -47,8 +47,8 @@ interface ProjectMetadata {
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const planFile = process.env.PCS_MUTATION_PLAN;
-if (!planFile) throw new Error('PCS_MUTATION_PLAN is not set: this configuration is run by lab/mutation.ts');
+const planFile = process.env.COLLECT_CONFORMANCE_MUTATION_PLAN;
+if (!planFile) throw new Error('COLLECT_CONFORMANCE_MUTATION_PLAN is not set: this configuration is run by lab/mutation.ts');
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as MutationPlan;
 
 /** Killed mutants as this worker last read them: the registry only grows, so a name once read stays. */

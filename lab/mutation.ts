@@ -89,13 +89,13 @@ function listCatalogue(): void {
 
 type Mode = 'default' | 'strict';
 
-/** The environment of the Playwright run: the mock, the mode, and nothing from the caller's PCS_* setup. */
+/** The environment of the Playwright run: the mock, the mode, and nothing from the caller's PCS_* setup or an outer run's internal variables. */
 function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: Mode): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PCS_')) env[name] = value;
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PCS_') && !name.startsWith('COLLECT_CONFORMANCE_')) env[name] = value;
   return {
     ...env,
-    PCS_MUTATION_PLAN: planFile,
+    COLLECT_CONFORMANCE_MUTATION_PLAN: planFile,
     PCS_BASE_URL: mock.sandboxBaseUrl,
     PCS_SECRET_KEY: mock.sandboxKey,
     PCS_ENVIRONMENT: 'sandbox',
@@ -103,9 +103,9 @@ function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: 
     PCS_CURRENCY_ID: '1',
     PCS_CURRENCY_ISO: 'XOF',
     PCS_PAYMENT_MODE: 'mtn',
-    PCS_EMBEDDED_MOCK: '1',
-    PCS_EMBEDDED_LIVE_BASE_URL: mock.liveBaseUrl,
-    PCS_EMBEDDED_LIVE_KEY: mock.liveKey,
+    COLLECT_CONFORMANCE_EMBEDDED_MOCK: '1',
+    COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL: mock.liveBaseUrl,
+    COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY: mock.liveKey,
     PCS_OUTPUT_DIR: outputDir,
     PCS_STRICT: mode === 'strict' ? 'yes' : 'no',
     // Property tests run fewer cases per mutant, and a kill needs the first failing case, not a minimal one; the caller may still choose.
@@ -122,7 +122,7 @@ async function runPlaywright(plan: MutationPlan, env: NodeJS.ProcessEnv, work: s
   const started = performance.now();
   const child = spawn(process.execPath, [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', configFile], {
     cwd: root,
-    env: { ...env, PCS_MUTATION_PLAN: planFile },
+    env: { ...env, COLLECT_CONFORMANCE_MUTATION_PLAN: planFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -102,7 +102,7 @@ function runHeader(): RunHeader {
   if (base) {
     try {
       const url = new URL(base);
-      target = `${url.origin}${url.pathname}${process.env.PCS_EMBEDDED_MOCK === '1' ? ' (embedded reference mock)' : ''}`;
+      target = `${url.origin}${url.pathname}${process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1' ? ' (embedded reference mock)' : ''}`;
     } catch {
       target = 'an invalid PCS_BASE_URL';
     }
@@ -145,7 +145,7 @@ export default class ConformanceReporter implements Reporter {
     if (!this.suite) return;
     // The key must not reach these files, even through an error message of the suite itself.
     registerSecret(process.env.PCS_SECRET_KEY);
-    registerSecret(process.env.PCS_EMBEDDED_LIVE_KEY);
+    registerSecret(process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY);
     const records = this.suite.allTests().map((test) => recordOf(test, this.rootDir));
     const header = runHeader();
     const documented = operations.filter((operation) => !operation.undocumented).map((operation) => operation.id);

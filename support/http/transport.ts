@@ -124,7 +124,7 @@ export function transportVariables(env: Env = process.env): { retries: number; m
 /** The settings of a worker: PCS_MAX_RPS is a budget for the whole run, shared by the workers global setup counted. */
 export function transportSettings(timeoutMs: number, env: Env = process.env): TransportSettings {
   const { retries, maxRps } = transportVariables(env);
-  const workers = Math.max(1, Number(env.PCS_WORKER_COUNT) || 1);
+  const workers = Math.max(1, Number(env.COLLECT_CONFORMANCE_WORKER_COUNT) || 1);
   return {
     timeoutMs,
     retries,
@@ -140,7 +140,7 @@ export function transportSettings(timeoutMs: number, env: Env = process.env): Tr
 /** The target customers are recorded against: the base URL global setup settled on (the embedded mock's, when it started one). */
 function ledgerTarget(env: Env): { target?: LedgerTarget } {
   const baseUrl = env.PCS_BASE_URL?.trim();
-  return baseUrl ? { target: { baseUrl, embedded: env.PCS_EMBEDDED_MOCK === '1' } } : {};
+  return baseUrl ? { target: { baseUrl, embedded: env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1' } } : {};
 }
 
 /** Creating transactions or customers and sending a transaction must never be repeated blindly. */

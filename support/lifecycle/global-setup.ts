@@ -50,7 +50,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   }
   process.env.PCS_RUN_ID = suite.runId;
   // PCS_MAX_RPS is a budget for the whole run: each worker takes its share.
-  process.env.PCS_WORKER_COUNT = String(config.workers);
+  process.env.COLLECT_CONFORMANCE_WORKER_COUNT = String(config.workers);
   // A marker left by an earlier run in the same output directory must not count for this one.
   rmSync(markerFilePath(), { force: true });
 
@@ -63,9 +63,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     process.env.PCS_ENVIRONMENT = 'sandbox';
     process.env.PCS_BALANCE_ID ??= '1';
     process.env.PCS_CURRENCY_ID ??= '1';
-    process.env.PCS_EMBEDDED_MOCK = '1';
-    process.env.PCS_EMBEDDED_LIVE_BASE_URL = mock.liveBaseUrl;
-    process.env.PCS_EMBEDDED_LIVE_KEY = mock.liveKey;
+    process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK = '1';
+    process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL = mock.liveBaseUrl;
+    process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY = mock.liveKey;
     process.stdout.write(`collect-conformance: PCS_BASE_URL is unset: testing the embedded reference mock at ${mock.sandboxBaseUrl}\n`);
   } else {
     // The normalised address (no trailing slash): the ledger matches an earlier run's customers by it.

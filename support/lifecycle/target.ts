@@ -2,7 +2,7 @@
  * The target every test talks to, as the workers see it after global setup: either the
  * configured base address, or the embedded reference mock that global setup started (in
  * which case global setup filled in PCS_BASE_URL, the key and the seeded ids, and put the
- * mock's live address in PCS_EMBEDDED_LIVE_BASE_URL / PCS_EMBEDDED_LIVE_KEY).
+ * mock's live address in COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL / COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY).
  */
 import { loadConfig, type SuiteConfig } from './config.ts';
 import { registerSecret } from '../http/redact.ts';
@@ -25,8 +25,8 @@ export function currentTarget(): Target {
   if (config.baseUrl === null || config.secretKey === null) {
     throw new Error('no target: PCS_BASE_URL is unset and global setup did not start the embedded mock (run through npm run conformance or playwright.config.ts)');
   }
-  const otherBase = process.env.PCS_EMBEDDED_LIVE_BASE_URL;
-  const otherKey = process.env.PCS_EMBEDDED_LIVE_KEY;
+  const otherBase = process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL;
+  const otherKey = process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY;
   registerSecret(config.secretKey);
   registerSecret(otherKey);
   cached = {
@@ -34,7 +34,7 @@ export function currentTarget(): Target {
     baseUrl: config.baseUrl,
     secretKey: config.secretKey,
     otherEnvironment: otherBase && otherKey ? { baseUrl: otherBase, secretKey: otherKey } : null,
-    embedded: process.env.PCS_EMBEDDED_MOCK === '1',
+    embedded: process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1',
     writesAllowed: config.environment === 'sandbox' || config.allowLiveWrites,
   };
   return cached;

@@ -158,7 +158,7 @@ function targetDescription(): string {
   if (!base) return 'not started';
   try {
     const url = new URL(base);
-    return `${url.host}${process.env.PCS_EMBEDDED_MOCK === '1' ? ' (embedded reference mock)' : ''}`;
+    return `${url.host}${process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1' ? ' (embedded reference mock)' : ''}`;
   } catch {
     return 'invalid PCS_BASE_URL';
   }

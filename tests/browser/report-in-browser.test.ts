@@ -54,7 +54,7 @@ async function runSuite(target: BrokenTarget, work: string): Promise<Omit<Run, '
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     // The run must not inherit a target, an output place or a CI summary from the caller.
-    if (!name.startsWith('PCS_') && !name.startsWith('ALLURE_') && name !== 'GITHUB_STEP_SUMMARY') env[name] = value;
+    if (!name.startsWith('PCS_') && !name.startsWith('COLLECT_CONFORMANCE_') && !name.startsWith('ALLURE_') && name !== 'GITHUB_STEP_SUMMARY') env[name] = value;
   }
   Object.assign(env, {
     PCS_BASE_URL: target.baseUrl,

@@ -61,7 +61,7 @@ test('--documented-only selects @documented, combined with --grep by lookahead',
 test('--reporter dot swaps the console output only: the report files are still written', () => {
   const { flags } = parseArgs(['--reporter', 'dot'], runFlags);
   assert.ok(!playwrightArguments(flags, []).includes('--reporter'));
-  assert.equal(environmentFromFlags(flags, {}).PCS_CONSOLE_REPORTER, 'dot');
+  assert.equal(environmentFromFlags(flags, {}).COLLECT_CONFORMANCE_CONSOLE_REPORTER, 'dot');
 });
 
 test('exit code 2 and one line for a bad flag and for a bad variable', () => {

@@ -88,7 +88,7 @@ const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** support/lifecycle/target.ts caches the target of its process: ask a fresh process with only these PCS_ variables. */
 async function writesAllowedIn(pcs: Record<string, string>): Promise<boolean> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PCS_') && value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PCS_') && !name.startsWith('COLLECT_CONFORMANCE_') && value !== undefined) env[name] = value;
   const script = "import { currentTarget } from './support/lifecycle/target.ts'; process.stdout.write(String(currentTarget().writesAllowed));";
   const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: projectRoot, env: { ...env, ...pcs } });
   return stdout.trim() === 'true';

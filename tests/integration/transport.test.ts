@@ -194,7 +194,7 @@ describe('transport policy helpers', () => {
     for (const env of [{ PCS_RETRIES: '-1' }, { PCS_RETRIES: '11' }, { PCS_MAX_RPS: '0' }, { PCS_MAX_RPS: 'fast' }]) {
       assert.throws(() => transportVariables(env), ConfigError, JSON.stringify(env));
     }
-    const shared = transportSettings(1_000, { PCS_MAX_RPS: '10', PCS_WORKER_COUNT: '4', PCS_OUTPUT_DIR: scratch });
+    const shared = transportSettings(1_000, { PCS_MAX_RPS: '10', COLLECT_CONFORMANCE_WORKER_COUNT: '4', PCS_OUTPUT_DIR: scratch });
     assert.equal(shared.maxRps, 2.5);
     assert.equal(shared.markerFile, join(scratch, 'target-unavailable.txt'));
   });

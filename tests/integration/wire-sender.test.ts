@@ -289,3 +289,11 @@ test('refused connections, malformed answers, TLS to plain HTTP, header injectio
     closedPort.destroy();
   }
 });
+
+test("undici's own failure codes are classified as node's are: time-outs, resets", () => {
+  for (const code of ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']) {
+    assert.equal(classifyNetworkError(`${code}: Connect Timeout Error`), 'timeout', code);
+  }
+  assert.equal(classifyNetworkError('UND_ERR_SOCKET: other side closed'), 'reset');
+  assert.equal(classifyNetworkError('UND_ERR_INVALID_ARG: invalid authorization header'), 'other');
+});

@@ -448,13 +448,13 @@ describe('Allure labels and environment', () => {
   });
 
   test('environment info reads the target when it is written, not when it is made', () => {
-    const saved = { base: process.env.PCS_BASE_URL, embedded: process.env.PCS_EMBEDDED_MOCK };
+    const saved = { base: process.env.PCS_BASE_URL, embedded: process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK };
     try {
       delete process.env.PCS_BASE_URL;
       const info = environmentInfo(new Date('2026-01-02T03:04:05Z'));
       assert.equal(info.Target, 'not started');
       process.env.PCS_BASE_URL = 'http://127.0.0.1:4321/v1';
-      process.env.PCS_EMBEDDED_MOCK = '1';
+      process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK = '1';
       assert.equal(info.Target, '127.0.0.1:4321 (embedded reference mock)');
       assert.equal(info['Start time'], '2026-01-02T03:04:05.000Z');
       assert.equal(info['Node.js'], process.version);
@@ -462,8 +462,8 @@ describe('Allure labels and environment', () => {
     } finally {
       if (saved.base === undefined) delete process.env.PCS_BASE_URL;
       else process.env.PCS_BASE_URL = saved.base;
-      if (saved.embedded === undefined) delete process.env.PCS_EMBEDDED_MOCK;
-      else process.env.PCS_EMBEDDED_MOCK = saved.embedded;
+      if (saved.embedded === undefined) delete process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK;
+      else process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK = saved.embedded;
     }
   });
 });
