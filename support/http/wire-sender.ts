@@ -12,6 +12,9 @@
  * interim 1xx answers are read; the body is kept as the bytes received (64-bit ids are read from
  * the raw text, contract/big-integers.ts).
  *
+ * One answer form is read differently from node:http: an unsolicited "100 Continue" (the suite
+ * never sends Expect) ends the request as a reset ("bad response"), where node:http skips it.
+ *
  * dispatch is the API undici documents as "less stable than the higher level APIs" across
  * major versions: the version is pinned in package.json, and tests/integration/wire-sender.test.ts
  * checks every answer form and failure this file relies on.

@@ -163,7 +163,7 @@ test('chunked answers, 1xx interim answers and answers delimited by the end of t
   const server = await rawServer((socket, _request, index) => {
     const chunked = '3\r\n{"a\r\n4\r\n":1}\r\n0\r\n\r\n';
     if (index === 0) socket.write(`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${chunked}`);
-    else if (index === 1) socket.write('HTTP/1.1 103 Early Hints\r\nlink: </x>\r\n\r\n' + json('[1]'));
+    else if (index === 1) socket.write(`HTTP/1.1 103 Early Hints\r\nlink: </x>\r\n\r\n${json('[1]')}`);
     else socket.end('HTTP/1.0 201 Created\r\ncontent-type: application/json\r\n\r\n{"id":7}');
   });
   const wire = wireSender();
