@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { defineConfig } from 'allure';
 
 const outputRoot = process.env.PCS_OUTPUT_DIR ?? 'reports';
-const { categories } = JSON.parse(readFileSync(new URL('./reporters/failure-categories.json', import.meta.url), 'utf8'));
+const { categories } = JSON.parse(
+  readFileSync(new URL('./reporters/failure-categories.json', import.meta.url), 'utf8'),
+);
 
 export default defineConfig({
   name: 'collect-conformance',

@@ -17,14 +17,19 @@ loadDotEnv();
 // guarded as `npm run conformance` is: one line and exit code 2 before anything runs.
 orExitOnConfigError(() => refuseLeakingDiagnostics());
 const workers = orExitOnConfigError(() => workersSetting());
-const outputRoot = orExitOnConfigError(() => prepareOutputDirectory(process.env.PCS_OUTPUT_DIR?.trim() || 'reports', 'PCS_OUTPUT_DIR'));
-const allureResultsDir = orExitOnConfigError(() => prepareOutputDirectory(process.env.ALLURE_RESULTS_DIR?.trim() || 'allure-results', 'ALLURE_RESULTS_DIR'));
+const outputRoot = orExitOnConfigError(() =>
+  prepareOutputDirectory(process.env.PCS_OUTPUT_DIR?.trim() || 'reports', 'PCS_OUTPUT_DIR'),
+);
+const allureResultsDir = orExitOnConfigError(() =>
+  prepareOutputDirectory(process.env.ALLURE_RESULTS_DIR?.trim() || 'allure-results', 'ALLURE_RESULTS_DIR'),
+);
 // SIGTERM (timeout, docker stop, Kubernetes), SIGHUP and a vanished parent end the run as Ctrl-C does: global teardown runs.
 handleTerminationGracefully();
 // The console reporter can be swapped (collect-conformance --reporter dot) without losing the report files.
 const consoleReporters = ['list', 'line', 'dot'] as const;
 type ConsoleReporter = (typeof consoleReporters)[number];
-const consoleReporter: ConsoleReporter = consoleReporters.find((name) => name === process.env.COLLECT_CONFORMANCE_CONSOLE_REPORTER) ?? 'list';
+const consoleReporter: ConsoleReporter =
+  consoleReporters.find((name) => name === process.env.COLLECT_CONFORMANCE_CONSOLE_REPORTER) ?? 'list';
 
 export default defineConfig({
   testDir: './tests/conformance',
@@ -54,7 +59,9 @@ export default defineConfig({
     ],
     ['./reporters/conformance-reporter.ts', { outputDir: outputRoot }],
     // Sharded CI runs (npm run conformance:shard sets PCS_BLOB_DIR): a blob report per shard, merged by npm run report:merge.
-    ...(process.env.PCS_BLOB_DIR ? [['blob', { outputDir: process.env.PCS_BLOB_DIR }] as ['blob', { outputDir: string }]] : []),
+    ...(process.env.PCS_BLOB_DIR
+      ? [['blob', { outputDir: process.env.PCS_BLOB_DIR }] as ['blob', { outputDir: string }]]
+      : []),
   ],
   use: {
     // Traces record request headers; they stay off so that the key cannot leak through them.

@@ -55,4 +55,6 @@ export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
 }
 
 export const positiveIntegerCheck = (value: string): string | undefined =>
-  /^\d{1,15}$/.test(value) && Number(value) >= 1 ? undefined : `must be a positive integer, got "${value.slice(0, 40)}"`;
+  /^\d{1,15}$/.test(value) && Number(value) >= 1
+    ? undefined
+    : `must be a positive integer, got "${value.slice(0, 40)}"`;

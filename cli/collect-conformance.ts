@@ -38,7 +38,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`collect-conformance: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `collect-conformance: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exit(ExitCode.nonConformance);
     },
   );

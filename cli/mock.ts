@@ -8,14 +8,20 @@ import { mockVersion, mockVersionHeader } from '../mock/version.ts';
 import { parseArgs, UsageError, type FlagSpec } from './args.ts';
 
 const portCheck = (value: string): string | undefined =>
-  /^\d{1,5}$/.test(value) && Number(value) <= 65535 ? undefined : `must be a port number from 0 to 65535, got "${value.slice(0, 40)}"`;
+  /^\d{1,5}$/.test(value) && Number(value) <= 65535
+    ? undefined
+    : `must be a port number from 0 to 65535, got "${value.slice(0, 40)}"`;
 
 export const mockFlags: FlagSpec[] = [
   { name: 'port', value: true, check: portCheck },
   { name: 'host', value: true },
   { name: 'mutant', value: true },
   { name: 'faults', value: true },
-  { name: 'store-cap', value: true, check: (value) => (/^\d{1,9}$/.test(value) && Number(value) >= 1 ? undefined : 'must be a positive integer') },
+  {
+    name: 'store-cap',
+    value: true,
+    check: (value) => (/^\d{1,9}$/.test(value) && Number(value) >= 1 ? undefined : 'must be a positive integer'),
+  },
 ];
 
 export async function mock(argv: string[]): Promise<number> {
@@ -32,7 +38,8 @@ export async function mock(argv: string[]): Promise<number> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is in use; choose another with --port`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${host}; use --host 127.0.0.1`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UsageError(`cannot listen on ${host}; use --host 127.0.0.1`);
     if (error instanceof Error && /mutant|fault/i.test(error.message)) throw new UsageError(error.message);
     throw error;
   }

@@ -28,7 +28,11 @@ export function exitCodeForSignal(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 15);
 }
 
-export async function runPlaywright(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<ChildOutcome> {
+export async function runPlaywright(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ChildOutcome> {
   const child = spawn(command, args, { env, stdio: 'inherit' });
   let stoppedBy: NodeJS.Signals | null = null;
   let terminationSent = false;

@@ -35,7 +35,9 @@ let declaredOptions: readonly DeclaredOption[] | undefined;
 /** The options of `playwright test`, read from Playwright's own command definition (loaded only when needed). */
 function testOptions(): readonly DeclaredOption[] {
   if (declaredOptions === undefined) {
-    const { program } = playwrightRequire('playwright/lib/program') as { program: { commands: readonly CommandLike[] } };
+    const { program } = playwrightRequire('playwright/lib/program') as {
+      program: { commands: readonly CommandLike[] };
+    };
     const command = program.commands.find((candidate) => candidate.name() === 'test');
     if (!command) throw new Error('Playwright declares no "test" command');
     declaredOptions = command.options;
@@ -58,7 +60,9 @@ export function checkRegExp(pattern: string, what: string): void {
   try {
     playwrightRegExp(pattern);
   } catch (error) {
-    throw new UsageError(`${what}: "${pattern.slice(0, 60)}" is not a valid regular expression (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`);
+    throw new UsageError(
+      `${what}: "${pattern.slice(0, 60)}" is not a valid regular expression (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`,
+    );
   }
 }
 
@@ -74,7 +78,9 @@ export function checkReporters(value: string, cwd: string = process.cwd(), what 
     try {
       createRequire(join(cwd, 'package.json')).resolve(name);
     } catch {
-      throw new UsageError(`${what}: "${name.slice(0, 60)}" is neither a Playwright reporter (${builtInReporters().join(', ')}) nor a module found from ${cwd}`);
+      throw new UsageError(
+        `${what}: "${name.slice(0, 60)}" is neither a Playwright reporter (${builtInReporters().join(', ')}) nor a module found from ${cwd}`,
+      );
     }
   }
 }
@@ -84,7 +90,9 @@ const wholeNumber = /^\d{1,9}$/;
 /** Values Playwright would refuse with a stack trace, or misread. */
 function checkValue(option: DeclaredOption, name: string, value: string, cwd: string): void {
   if (option.argChoices && !option.argChoices.includes(value)) {
-    throw new UsageError(`${name} after --: must be one of ${option.argChoices.join(', ')}, got "${value.slice(0, 40)}"`);
+    throw new UsageError(
+      `${name} after --: must be one of ${option.argChoices.join(', ')}, got "${value.slice(0, 40)}"`,
+    );
   }
   switch (option.long) {
     case '--grep':
@@ -95,14 +103,18 @@ function checkValue(option: DeclaredOption, name: string, value: string, cwd: st
       checkReporters(value, cwd, `${name} after --`);
       break;
     case '--workers':
-      if (!/^\d{1,3}%?$/.test(value) || Number.parseInt(value, 10) < 1) throw new UsageError(`${name} after --: must be a positive number of workers or a percentage, got "${value.slice(0, 40)}"`);
+      if (!/^\d{1,3}%?$/.test(value) || Number.parseInt(value, 10) < 1)
+        throw new UsageError(
+          `${name} after --: must be a positive number of workers or a percentage, got "${value.slice(0, 40)}"`,
+        );
       break;
     case '--retries':
     case '--repeat-each':
     case '--max-failures':
     case '--timeout':
     case '--global-timeout':
-      if (!wholeNumber.test(value)) throw new UsageError(`${name} after --: must be a whole number, got "${value.slice(0, 40)}"`);
+      if (!wholeNumber.test(value))
+        throw new UsageError(`${name} after --: must be a whole number, got "${value.slice(0, 40)}"`);
       break;
     default:
       break;
@@ -110,7 +122,12 @@ function checkValue(option: DeclaredOption, name: string, value: string, cwd: st
 }
 
 function findOption(name: string): DeclaredOption | undefined {
-  return testOptions().find((option) => option.long === name || option.short === name || (option.long !== undefined && `--no-${option.long.slice(2)}` === name));
+  return testOptions().find(
+    (option) =>
+      option.long === name ||
+      option.short === name ||
+      (option.long !== undefined && `--no-${option.long.slice(2)}` === name),
+  );
 }
 
 /** Options the command sets itself: given again after `--`, they would replace the suite's own configuration. */
@@ -138,9 +155,12 @@ export function checkPassThrough(args: readonly string[], cwd: string = process.
     const equals = long ? arg.indexOf('=') : -1;
     const name = long ? (equals === -1 ? arg : arg.slice(0, equals)) : arg.slice(0, 2);
     const option = findOption(name);
-    if (!option) throw new UsageError(`unknown Playwright option ${name.slice(0, 40)} after -- (see npx playwright test --help)`);
+    if (!option)
+      throw new UsageError(`unknown Playwright option ${name.slice(0, 40)} after -- (see npx playwright test --help)`);
     if (option.long !== undefined && ownedByTheCommand.has(option.long)) {
-      throw new UsageError(`${name} after --: the command runs the suite with its own Playwright configuration; use its flags instead (see --help)`);
+      throw new UsageError(
+        `${name} after --: the command runs the suite with its own Playwright configuration; use its flags instead (see --help)`,
+      );
     }
     let attached: string | undefined;
     if (long && equals !== -1) attached = arg.slice(equals + 1);
@@ -151,7 +171,8 @@ export function checkPassThrough(args: readonly string[], cwd: string = process.
       if (attached !== undefined) {
         for (const letter of attached) {
           const grouped = findOption(`-${letter}`);
-          if (!grouped || grouped.required || grouped.optional) throw new UsageError(`unknown Playwright option -${letter} after -- (see npx playwright test --help)`);
+          if (!grouped || grouped.required || grouped.optional)
+            throw new UsageError(`unknown Playwright option -${letter} after -- (see npx playwright test --help)`);
         }
       }
       continue;
@@ -165,7 +186,8 @@ export function checkPassThrough(args: readonly string[], cwd: string = process.
       values.push(args[index]!);
       index += 1;
     }
-    if (option.required && values.length === 0) throw new UsageError(`${name} after -- needs a value (see npx playwright test --help)`);
+    if (option.required && values.length === 0)
+      throw new UsageError(`${name} after -- needs a value (see npx playwright test --help)`);
     if (option.variadic) {
       while (index < args.length && !args[index]!.startsWith('-')) {
         values.push(args[index]!);

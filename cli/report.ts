@@ -41,13 +41,26 @@ function allureCli(): string {
   return join(dirname(require.resolve('allure')), '..', 'cli.js');
 }
 
-export function buildReport(paths: ReportPaths = reportPaths()): { ok: true; file: string } | { ok: false; message: string } {
+export function buildReport(
+  paths: ReportPaths = reportPaths(),
+): { ok: true; file: string } | { ok: false; message: string } {
   if (!existsSync(paths.resultsDir) || !readdirSync(paths.resultsDir).some((name) => name.endsWith('-result.json'))) {
-    return { ok: false, message: `no Allure results in ${paths.resultsDir}: run the suite first (npm run conformance)` };
+    return {
+      ok: false,
+      message: `no Allure results in ${paths.resultsDir}: run the suite first (npm run conformance)`,
+    };
   }
   const run = spawnSync(
     process.execPath,
-    [allureCli(), 'generate', paths.resultsDir, '--config', join(projectRoot, 'allurerc.mjs'), '--output', paths.reportDir],
+    [
+      allureCli(),
+      'generate',
+      paths.resultsDir,
+      '--config',
+      join(projectRoot, 'allurerc.mjs'),
+      '--output',
+      paths.reportDir,
+    ],
     {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,

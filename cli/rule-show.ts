@@ -99,7 +99,10 @@ export function renderRuleShow(show: RuleShow): string {
   if (rule.noMutant) lines.push(field('No mutant:', rule.noMutant));
   lines.push(
     ...section('Operation roles (contract/operations.ts)', roleRows(show)),
-    ...section('Tests', show.tests.map((test) => `${testLocation(test)}  ${test.title}`)),
+    ...section(
+      'Tests',
+      show.tests.map((test) => `${testLocation(test)}  ${test.title}`),
+    ),
     ...(show.tests.some((test) => test.line === undefined) ? [`  ${unlocated}`] : []),
     ...section('Input cases (tests/input-cases)', show.inputCases.map(caseRow)),
   );
@@ -118,7 +121,10 @@ export function renderRuleShow(show: RuleShow): string {
           `${variant.strictKills ? '; lenient: --strict must fail it under this rule' : ''})`,
       ),
     ),
-    ...section('Gap rows (specs/gaps.json)', show.gapRows.map((row) => `${row.id}  ${row.gap}`)),
+    ...section(
+      'Gap rows (specs/gaps.json)',
+      show.gapRows.map((row) => `${row.id}  ${row.gap}`),
+    ),
   );
   return `${lines.join('\n')}\n`;
 }

@@ -9,7 +9,11 @@ import { ExitCode } from './exit-codes.ts';
 
 export const rulesFlags: FlagSpec[] = [
   { name: 'json', value: false },
-  { name: 'kind', value: true, check: (value) => (value === 'documented' || value === 'inferred' ? undefined : 'must be documented or inferred') },
+  {
+    name: 'kind',
+    value: true,
+    check: (value) => (value === 'documented' || value === 'inferred' ? undefined : 'must be documented or inferred'),
+  },
   { name: 'show', value: true },
 ];
 
@@ -40,9 +44,13 @@ export function listRules(argv: string[]): number | Promise<number> {
   }
   const idWidth = Math.max(...selected.map((entry) => entry.id.length));
   for (const entry of selected) {
-    process.stdout.write(`${entry.id.padEnd(idWidth)}  ${entry.kind.padEnd(10)}  ${entry.operations.join(',')}  ${entry.text}\n`);
+    process.stdout.write(
+      `${entry.id.padEnd(idWidth)}  ${entry.kind.padEnd(10)}  ${entry.operations.join(',')}  ${entry.text}\n`,
+    );
   }
-  process.stdout.write(`${selected.length} rules (${selected.filter((entry) => entry.kind === 'documented').length} documented, ${selected.filter((entry) => entry.kind === 'inferred').length} inferred)\n`);
+  process.stdout.write(
+    `${selected.length} rules (${selected.filter((entry) => entry.kind === 'documented').length} documented, ${selected.filter((entry) => entry.kind === 'inferred').length} inferred)\n`,
+  );
   return 0;
 }
 

@@ -27,9 +27,17 @@ export const runFlags: FlagSpec[] = [
   {
     name: 'secret-key-env',
     value: true,
-    check: (value) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? undefined : `must be the name of an environment variable, got "${value.slice(0, 40)}"`),
+    check: (value) =>
+      /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)
+        ? undefined
+        : `must be the name of an environment variable, got "${value.slice(0, 40)}"`,
   },
-  { name: 'environment', value: true, check: (value) => (value === 'sandbox' || value === 'live' ? undefined : `must be sandbox or live, got "${value.slice(0, 40)}"`) },
+  {
+    name: 'environment',
+    value: true,
+    check: (value) =>
+      value === 'sandbox' || value === 'live' ? undefined : `must be sandbox or live, got "${value.slice(0, 40)}"`,
+  },
   { name: 'balance-id', value: true, check: positiveIntegerCheck },
   { name: 'currency-id', value: true, check: positiveIntegerCheck },
   { name: 'grep', value: true },
@@ -37,8 +45,17 @@ export const runFlags: FlagSpec[] = [
   { name: 'strict', value: false },
   { name: 'shard', value: true, check: (value) => shardProblem(value) },
   { name: 'runs', value: true, check: positiveIntegerCheck },
-  { name: 'seed', value: true, check: (value) => (/^-?\d{1,10}$/.test(value) ? undefined : `must be an integer, got "${value.slice(0, 40)}"`) },
-  { name: 'path', value: true, check: (value) => (/^\d+(:\d+)*$/.test(value) ? undefined : `must be a fast-check path like 3:1:0, got "${value.slice(0, 40)}"`) },
+  {
+    name: 'seed',
+    value: true,
+    check: (value) => (/^-?\d{1,10}$/.test(value) ? undefined : `must be an integer, got "${value.slice(0, 40)}"`),
+  },
+  {
+    name: 'path',
+    value: true,
+    check: (value) =>
+      /^\d+(:\d+)*$/.test(value) ? undefined : `must be a fast-check path like 3:1:0, got "${value.slice(0, 40)}"`,
+  },
   { name: 'reporter', value: true },
   { name: 'output', value: true },
   { name: 'workers', value: true, check: (value) => workersProblem(value) },
@@ -98,7 +115,8 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
     result.PCS_SECRET_KEY = key;
   }
   const reporter = flags.get('reporter');
-  if (typeof reporter === 'string' && isConsoleReporter(reporter)) result.COLLECT_CONFORMANCE_CONSOLE_REPORTER = reporter;
+  if (typeof reporter === 'string' && isConsoleReporter(reporter))
+    result.COLLECT_CONFORMANCE_CONSOLE_REPORTER = reporter;
   const output = flags.get('output');
   result.PCS_OUTPUT_DIR = resolve(typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports'));
   return result;
@@ -129,7 +147,10 @@ function playwrightCli(): string {
  * suite lives once installed as a package: tsx's loader, registered in the runner and its
  * workers through NODE_OPTIONS, loads the suite's .ts files there.
  */
-export function withTypeScriptLoader(env: NodeJS.ProcessEnv, suiteRoot: string = fileURLToPath(new URL('..', import.meta.url))): NodeJS.ProcessEnv {
+export function withTypeScriptLoader(
+  env: NodeJS.ProcessEnv,
+  suiteRoot: string = fileURLToPath(new URL('..', import.meta.url)),
+): NodeJS.ProcessEnv {
   // In a checkout Playwright's own transform loads everything: tsx's loader would only add a
   // second loader thread to every worker and turn on source maps for every stack Playwright
   // captures (each fixture, step and attachment): about a second of worker time per run (npm run profile).
@@ -186,7 +207,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   const marker = resolve(env.PCS_OUTPUT_DIR!, 'target-unavailable.txt');
   rmSync(marker, { force: true });
-  const { code, stoppedBy } = await runPlaywright(process.execPath, [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest)], withTypeScriptLoader(env));
+  const { code, stoppedBy } = await runPlaywright(
+    process.execPath,
+    [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest)],
+    withTypeScriptLoader(env),
+  );
   // Stopped by SIGTERM or SIGHUP: the runner has cleaned up; exit as a process killed by that signal would (143, 129).
   if (stoppedBy === 'SIGTERM' || stoppedBy === 'SIGHUP') return exitCodeForSignal(stoppedBy);
   if (code === ExitCode.usage || code === ExitCode.unavailable) return code;

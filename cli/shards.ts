@@ -33,10 +33,12 @@ export interface Shard {
 
 export function parseShard(text: string | undefined): Shard {
   const match = /^(\d{1,3})\/(\d{1,3})$/.exec(text?.trim() ?? '');
-  if (!match) throw new UsageError(`a shard is "I/N" (e.g. --shard 2/4 or PCS_SHARD=2/4), got "${(text ?? '').slice(0, 20)}"`);
+  if (!match)
+    throw new UsageError(`a shard is "I/N" (e.g. --shard 2/4 or PCS_SHARD=2/4), got "${(text ?? '').slice(0, 20)}"`);
   const index = Number(match[1]);
   const total = Number(match[2]);
-  if (index < 1 || total < 1 || index > total) throw new UsageError(`shard ${index}/${total}: I must be between 1 and N`);
+  if (index < 1 || total < 1 || index > total)
+    throw new UsageError(`shard ${index}/${total}: I must be between 1 and N`);
   return { index, total };
 }
 
@@ -74,7 +76,18 @@ export async function runShard(argv: string[], env: NodeJS.ProcessEnv = process.
   };
   // A blob report from an earlier run in the same folder would be merged as if it were a shard of this one.
   rmSync(blobDir, { recursive: true, force: true });
-  const code = await run(process.execPath, [playwrightCli, 'test', '--config', resolve(root, 'playwright.config.ts'), `--shard=${shard.index}/${shard.total}`, ...args], childEnv);
+  const code = await run(
+    process.execPath,
+    [
+      playwrightCli,
+      'test',
+      '--config',
+      resolve(root, 'playwright.config.ts'),
+      `--shard=${shard.index}/${shard.total}`,
+      ...args,
+    ],
+    childEnv,
+  );
   // Global setup exits 2 or 3 itself; after a run, the transport's marker means the target was unavailable.
   if (code !== 2 && existsSync(markerFilePath(childEnv))) return 3;
   return code;
@@ -108,8 +121,12 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
   const blobs = resolve(takeOption(args, '--blobs') ?? 'all-blob-reports');
   const allure = resolve(takeOption(args, '--allure') ?? 'all-allure-results');
   const buildAllure = takeOption(args, '--allure-report') !== 'no';
-  if (args.length > 0) throw new UsageError(`unknown argument ${args[0]?.slice(0, 40)} (known: --blobs DIR, --allure DIR, --allure-report yes|no)`);
-  if (!existsSync(blobs) || !statSync(blobs).isDirectory()) throw new UsageError(`no blob reports at ${blobs} (download every shard's blob-report artifact there)`);
+  if (args.length > 0)
+    throw new UsageError(
+      `unknown argument ${args[0]?.slice(0, 40)} (known: --blobs DIR, --allure DIR, --allure-report yes|no)`,
+    );
+  if (!existsSync(blobs) || !statSync(blobs).isDirectory())
+    throw new UsageError(`no blob reports at ${blobs} (download every shard's blob-report artifact there)`);
   const outputRoot = resolve(env.PCS_OUTPUT_DIR ?? 'reports');
   const mergeEnv: NodeJS.ProcessEnv = {
     ...env,
@@ -117,7 +134,18 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
     PLAYWRIGHT_HTML_OPEN: 'never',
     PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(outputRoot, 'junit.xml'),
   };
-  const merged = await run(process.execPath, [playwrightCli, 'merge-reports', '--config', resolve(root, 'playwright.config.ts'), '--reporter=list,html,junit', blobs], mergeEnv);
+  const merged = await run(
+    process.execPath,
+    [
+      playwrightCli,
+      'merge-reports',
+      '--config',
+      resolve(root, 'playwright.config.ts'),
+      '--reporter=list,html,junit',
+      blobs,
+    ],
+    mergeEnv,
+  );
   if (merged !== 0 && merged !== 1) return merged;
 
   const folders = allureFolders(allure);
@@ -125,16 +153,25 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
   if (folders.length > 0) {
     rmSync(resultsDir, { recursive: true, force: true });
     const copied = mergeAllureResults(folders, resultsDir);
-    process.stdout.write(`report:merge: ${copied} Allure result files from ${folders.length} shard(s) into ${resultsDir}\n`);
+    process.stdout.write(
+      `report:merge: ${copied} Allure result files from ${folders.length} shard(s) into ${resultsDir}\n`,
+    );
     if (buildAllure && existsSync(resolve(root, 'cli/report.ts'))) {
       // From the project folder, where tsx resolves; every path it gets is absolute.
-      const built = await run(process.execPath, ['--import', 'tsx', resolve(root, 'cli/report.ts')], { ...env, ALLURE_RESULTS_DIR: resultsDir, PCS_OUTPUT_DIR: outputRoot }, root);
+      const built = await run(
+        process.execPath,
+        ['--import', 'tsx', resolve(root, 'cli/report.ts')],
+        { ...env, ALLURE_RESULTS_DIR: resultsDir, PCS_OUTPUT_DIR: outputRoot },
+        root,
+      );
       if (built !== 0) return built;
     }
   } else {
     process.stdout.write(`report:merge: no Allure results under ${allure}; only the Playwright reports were merged\n`);
   }
-  process.stdout.write(`report:merge: HTML report ${join(outputRoot, 'html')}, JUnit ${join(outputRoot, 'junit.xml')}\n`);
+  process.stdout.write(
+    `report:merge: HTML report ${join(outputRoot, 'html')}, JUnit ${join(outputRoot, 'junit.xml')}\n`,
+  );
   return 0;
 }
 
@@ -143,7 +180,9 @@ async function main(): Promise<void> {
   try {
     if (command === 'run') process.exit(await runShard(rest));
     if (command === 'merge') process.exit(await mergeShards(rest));
-    throw new UsageError(`usage: tsx cli/shards.ts run --shard I/N [playwright args] | merge [--blobs DIR] [--allure DIR]`);
+    throw new UsageError(
+      `usage: tsx cli/shards.ts run --shard I/N [playwright args] | merge [--blobs DIR] [--allure DIR]`,
+    );
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`collect-conformance shards: ${error.message}\n`);

@@ -22,7 +22,8 @@ export function standInFor(digits: string): number {
   const hash = createHash('sha256').update(digits).digest();
   let standIn = standInBase + (hash.readUIntBE(0, 6) % standInBase);
   // Two different literals hashing alike: take the next free stand-in (per process; astronomically rare).
-  while (digitsOf.has(standIn) && digitsOf.get(standIn) !== digits) standIn = standInBase + ((standIn + 1) % standInBase);
+  while (digitsOf.has(standIn) && digitsOf.get(standIn) !== digits)
+    standIn = standInBase + ((standIn + 1) % standInBase);
   standInOf.set(digits, standIn);
   digitsOf.set(standIn, digits);
   return standIn;

@@ -92,7 +92,12 @@ export const operations: readonly Operation[] = [
       { status: '401', description: 'No valid secret key provided.', kind: 'documented' },
       { status: '404', description: 'Customer not found.', kind: 'documented' },
     ],
-    rules: { success: 'CUSTOMER-DELETE-204', shape: 'CUSTOMER-DELETE-204', unauthorised: 'AUTH-DELETE-401', invalidInput: 'CUSTOMER-ID-INTEGER' },
+    rules: {
+      success: 'CUSTOMER-DELETE-204',
+      shape: 'CUSTOMER-DELETE-204',
+      unauthorised: 'AUTH-DELETE-401',
+      invalidInput: 'CUSTOMER-ID-INTEGER',
+    },
   },
   {
     id: 'createTransaction',
@@ -107,7 +112,13 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'Transaction created successfully', schema: 'transaction', kind: 'documented' },
       unauthorised,
     ],
-    rules: { success: 'TXN-CREATE-2XX', shape: 'TXN-CREATE-SCHEMA', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'TXN-CREATE-INVALID-4XX' },
+    rules: {
+      success: 'TXN-CREATE-2XX',
+      shape: 'TXN-CREATE-SCHEMA',
+      unauthorised: 'AUTH-OTHERS-401',
+      contentType: 'JSON-CONTENT-TYPE',
+      invalidInput: 'TXN-CREATE-INVALID-4XX',
+    },
   },
   {
     id: 'getPaymentLink',
@@ -118,10 +129,21 @@ export const operations: readonly Operation[] = [
     tag: 'Transactions',
     parameters: [{ name: 'id', schema: { type: 'integer' }, description: 'The transaction ID.' }],
     responses: [
-      { status: '2XX', description: 'Token and payment link of the transaction.', schema: 'payment-link', kind: 'documented' },
+      {
+        status: '2XX',
+        description: 'Token and payment link of the transaction.',
+        schema: 'payment-link',
+        kind: 'documented',
+      },
       unauthorised,
     ],
-    rules: { success: 'LINK-2XX', shape: 'LINK-SCHEMA', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'LINK-UNKNOWN-TXN-4XX' },
+    rules: {
+      success: 'LINK-2XX',
+      shape: 'LINK-SCHEMA',
+      unauthorised: 'AUTH-OTHERS-401',
+      contentType: 'JSON-CONTENT-TYPE',
+      invalidInput: 'LINK-UNKNOWN-TXN-4XX',
+    },
   },
   {
     id: 'sendTransaction',
@@ -134,15 +156,27 @@ export const operations: readonly Operation[] = [
       {
         name: 'mode',
         schema: { type: 'string' },
-        description: 'The payment mode through which the transaction is sent (short mode names of mobile-money operators).',
+        description:
+          'The payment mode through which the transaction is sent (short mode names of mobile-money operators).',
       },
     ],
     requestBody: 'send-transaction-body',
     responses: [
-      { status: '2XX', description: 'Transaction sent successfully', schema: 'payment-intent-list', kind: 'documented' },
+      {
+        status: '2XX',
+        description: 'Transaction sent successfully',
+        schema: 'payment-intent-list',
+        kind: 'documented',
+      },
       unauthorised,
     ],
-    rules: { success: 'SEND-2XX', shape: 'SEND-SCHEMA', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'SEND-INVALID-4XX' },
+    rules: {
+      success: 'SEND-2XX',
+      shape: 'SEND-SCHEMA',
+      unauthorised: 'AUTH-OTHERS-401',
+      contentType: 'JSON-CONTENT-TYPE',
+      invalidInput: 'SEND-INVALID-4XX',
+    },
   },
   {
     id: 'getBalance',
@@ -157,7 +191,13 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'A JSON array of balance objects.', schema: 'balance-list', kind: 'documented' },
       unauthorised,
     ],
-    rules: { success: 'BALANCE-2XX', shape: 'BALANCE-ARRAY', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'UNKNOWN-ID-NOT-5XX' },
+    rules: {
+      success: 'BALANCE-2XX',
+      shape: 'BALANCE-ARRAY',
+      unauthorised: 'AUTH-OTHERS-401',
+      contentType: 'JSON-CONTENT-TYPE',
+      invalidInput: 'UNKNOWN-ID-NOT-5XX',
+    },
   },
   {
     id: 'getCurrency',
@@ -171,19 +211,31 @@ export const operations: readonly Operation[] = [
       { status: '2XX', description: 'A list of currencies.', schema: 'currency-list', kind: 'documented' },
       unauthorised,
     ],
-    rules: { success: 'CURRENCY-2XX', shape: 'CURRENCY-ARRAY', unauthorised: 'AUTH-OTHERS-401', contentType: 'JSON-CONTENT-TYPE', invalidInput: 'UNKNOWN-ID-NOT-5XX' },
+    rules: {
+      success: 'CURRENCY-2XX',
+      shape: 'CURRENCY-ARRAY',
+      unauthorised: 'AUTH-OTHERS-401',
+      contentType: 'JSON-CONTENT-TYPE',
+      invalidInput: 'UNKNOWN-ID-NOT-5XX',
+    },
   },
   {
     id: 'createCustomer',
     method: 'POST',
     path: '/customers',
-    summary: 'Create a customer (exists, not shown by the reference; used by the suite to obtain a customer it can delete)',
+    summary:
+      'Create a customer (exists, not shown by the reference; used by the suite to obtain a customer it can delete)',
     section: 'What the service does',
     tag: 'Customers',
     parameters: [],
     requestBody: 'create-customer-body',
     responses: [
-      { status: '2XX', description: 'The created customer (shape not shown; an integer id is expected).', schema: 'customer-record', kind: 'inferred' },
+      {
+        status: '2XX',
+        description: 'The created customer (shape not shown; an integer id is expected).',
+        schema: 'customer-record',
+        kind: 'inferred',
+      },
       unauthorised,
     ],
     undocumented: true,

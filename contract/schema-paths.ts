@@ -20,14 +20,14 @@ function unref(schema: JSONSchema): JSONSchema {
   return resolved;
 }
 
-const unescape = (raw: string): string => raw.replace(/~1/g, '/').replace(/~0/g, '~');
+const unescapeToken = (raw: string): string => raw.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** The sub-schema at a pointer of a document, following $ref (e.g. '/phone_number/number'), as written (annotations included). */
 export function schemaAt(name: SchemaName, pointer: string): JSONSchema {
   let schema = schemaDocument(name);
   for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
     schema = unref(schema);
-    const next = schema.properties?.[unescape(raw)];
+    const next = schema.properties?.[unescapeToken(raw)];
     if (!next) throw new Error(`schemas: no property ${pointer} in schema ${name}`);
     schema = next;
   }
@@ -38,7 +38,7 @@ export function schemaAt(name: SchemaName, pointer: string): JSONSchema {
 export function isRequiredAt(name: SchemaName, pointer: string): boolean {
   const cut = pointer.lastIndexOf('/');
   const parent = schemaAt(name, pointer.slice(0, cut));
-  return (parent.required ?? []).includes(unescape(pointer.slice(cut + 1)));
+  return (parent.required ?? []).includes(unescapeToken(pointer.slice(cut + 1)));
 }
 
 /** The pointers of the properties a schema declares, recursively (objects only, through $ref). */
@@ -59,7 +59,7 @@ export function propertyPointers(name: SchemaName): string[] {
 export function replaceAt(document: unknown, pointer: string, value: unknown): unknown {
   if (pointer === '') return value;
   const copy = structuredClone(document) as Record<string, unknown>;
-  const keys = pointer.slice(1).split('/').map(unescape);
+  const keys = pointer.slice(1).split('/').map(unescapeToken);
   let current = copy;
   for (const key of keys.slice(0, -1)) {
     const next = current[key];

@@ -58,7 +58,11 @@ function loadSchemas(): Map<string, JSONSchema> {
 export const schemaDocuments: ReadonlyMap<string, JSONSchema> = loadSchemas();
 
 /** The layers merged into a (sub)schema for a view: reference keeps none, strict adds x-pcs-strict, safe adds both. */
-const layersOf: Record<SchemaLayer, Array<'strict' | 'safe'>> = { reference: [], strict: ['strict'], safe: ['strict', 'safe'] };
+const layersOf: Record<SchemaLayer, Array<'strict' | 'safe'>> = {
+  reference: [],
+  strict: ['strict'],
+  safe: ['strict', 'safe'],
+};
 
 const nested = ['properties', 'items', 'additionalProperties', 'propertyNames', 'anyOf', 'oneOf'] as const;
 
@@ -81,7 +85,9 @@ export function layerView(schema: JSONSchema, layer: SchemaLayer): JSONSchema {
     const child = view[key];
     if (child === undefined || typeof child === 'boolean') continue;
     if (key === 'properties') {
-      view.properties = Object.fromEntries(Object.entries(child as Record<string, JSONSchema>).map(([name, sub]) => [name, layerView(sub, layer)]));
+      view.properties = Object.fromEntries(
+        Object.entries(child as Record<string, JSONSchema>).map(([name, sub]) => [name, layerView(sub, layer)]),
+      );
     } else if (Array.isArray(child)) {
       (view as Record<string, unknown>)[key] = child.map((sub: JSONSchema) => layerView(sub, layer));
     } else {
@@ -215,7 +221,12 @@ function subschemaKey(name: SchemaName, pointer: string): string {
 }
 
 /** Validates the value of one property (at a pointer of a document) in one layer; pointers of violations are relative to it. */
-export function validateFieldInLayer(layer: SchemaLayer, name: SchemaName, pointer: string, value: unknown): SchemaViolation[] {
+export function validateFieldInLayer(
+  layer: SchemaLayer,
+  name: SchemaName,
+  pointer: string,
+  value: unknown,
+): SchemaViolation[] {
   const key = `${layer} ${name} ${pointer}`;
   let validate = compiled.get(key);
   if (!validate) {
@@ -224,5 +235,9 @@ export function validateFieldInLayer(layer: SchemaLayer, name: SchemaName, point
     compiled.set(key, validate);
   }
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => ({ pointer: error.instancePath, expected: expectation(error), actual: describeValue(valueAtPointer(value, error.instancePath)) }));
+  return (validate.errors ?? []).map((error) => ({
+    pointer: error.instancePath,
+    expected: expectation(error),
+    actual: describeValue(valueAtPointer(value, error.instancePath)),
+  }));
 }

@@ -33,7 +33,13 @@ interface Scenario {
 }
 
 /** The creation body of the benches (here, and the creation ceiling of npm run bench). */
-export const benchCreationBody = JSON.stringify({ description: 'bench', amount: 1500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb', custom_metadata: { bench: true } });
+export const benchCreationBody = JSON.stringify({
+  description: 'bench',
+  amount: 1500,
+  currency: { iso: 'XOF' },
+  callback_url: 'https://example.com/cb',
+  custom_metadata: { bench: true },
+});
 
 const scenarios: Scenario[] = [
   { name: 'GET /currencies/1', method: 'GET', path: '/currencies/1' },
@@ -102,7 +108,10 @@ function stop(child: ChildProcess): Promise<void> {
 
 async function startReferenceMock(port: number): Promise<{ child: ChildProcess; base: string; key: string }> {
   const script = `import { startMockServer } from './mock/server.ts'; const m = await startMockServer({ host: '127.0.0.1', port: ${port} }); process.stdout.write(JSON.stringify({ base: m.sandboxBaseUrl, key: m.sandboxKey }) + '\\n');`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((done, fail) => {
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -121,7 +130,10 @@ async function startReferenceMock(port: number): Promise<{ child: ChildProcess; 
  * measured in the same run, so that the mock's figure reads as a ratio (issue 12: at least 70 %).
  * It reads every request body to its end, as a server must, and validates, stores and checks nothing.
  */
-async function startBareServer(port: number, answers: Record<string, { status: number; contentType: string; body: string }>): Promise<{ child: ChildProcess; base: string }> {
+async function startBareServer(
+  port: number,
+  answers: Record<string, { status: number; contentType: string; body: string }>,
+): Promise<{ child: ChildProcess; base: string }> {
   const script = `
     const http = require('node:http');
     const answers = JSON.parse(process.env.BARE_ANSWERS);
@@ -131,7 +143,11 @@ async function startBareServer(port: number, answers: Record<string, { status: n
       req.on('data', () => {});
       req.on('end', () => { res.writeHead(answer.status, answer.headers); res.end(answer.body); });
     }).listen(${port}, '127.0.0.1', () => process.stdout.write('ready\\n'));`;
-  const child = spawn(process.execPath, ['-e', script], { cwd: root, env: { ...process.env, BARE_ANSWERS: JSON.stringify(answers) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script], {
+    cwd: root,
+    env: { ...process.env, BARE_ANSWERS: JSON.stringify(answers) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((done, fail) => {
     child.stdout!.once('data', () => done());
     child.once('exit', (code) => fail(new Error(`the bare server exited with ${code}`)));
@@ -140,7 +156,10 @@ async function startBareServer(port: number, answers: Record<string, { status: n
 }
 
 /** What the mock answers each scenario: the bare server serves the same bytes. */
-async function mockAnswers(base: string, key: string): Promise<Record<string, { status: number; contentType: string; body: string }>> {
+async function mockAnswers(
+  base: string,
+  key: string,
+): Promise<Record<string, { status: number; contentType: string; body: string }>> {
   const answers: Record<string, { status: number; contentType: string; body: string }> = {};
   for (const scenario of scenarios) {
     const response = await fetch(base + scenario.path, {
@@ -148,7 +167,11 @@ async function mockAnswers(base: string, key: string): Promise<Record<string, { 
       headers: { authorization: `Bearer ${key}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) },
       ...(scenario.body ? { body: scenario.body } : {}),
     });
-    answers[`${scenario.method} ${new URL(base + scenario.path).pathname}`] = { status: response.status, contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
+    answers[`${scenario.method} ${new URL(base + scenario.path).pathname}`] = {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? 'application/json',
+      body: await response.text(),
+    };
   }
   return answers;
 }
@@ -162,17 +185,48 @@ export interface MockRatio {
 
 async function startPrism(port: number): Promise<{ child: ChildProcess; base: string }> {
   const command = existsSync(prismBin) ? [process.execPath, prismBin] : [prismShim];
-  const child = spawn(command[0]!, [...command.slice(1), 'mock', '-h', '127.0.0.1', '-p', String(port), '--verboseLevel', 'error', resolve(root, 'specs/openapi.json')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    command[0]!,
+    [
+      ...command.slice(1),
+      'mock',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '--verboseLevel',
+      'error',
+      resolve(root, 'specs/openapi.json'),
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/currencies/1`, { authorization: 'Bearer bench' }, 30);
   return { child, base };
 }
 
-function autocannon(url: string, scenario: Scenario, key: string, seconds: number, connections: number): Promise<Measured> {
-  const args = [autocannonBin, '-j', '-c', String(connections), '-d', String(seconds), '-m', scenario.method, '-H', `authorization=Bearer ${key}`];
+function autocannon(
+  url: string,
+  scenario: Scenario,
+  key: string,
+  seconds: number,
+  connections: number,
+): Promise<Measured> {
+  const args = [
+    autocannonBin,
+    '-j',
+    '-c',
+    String(connections),
+    '-d',
+    String(seconds),
+    '-m',
+    scenario.method,
+    '-H',
+    `authorization=Bearer ${key}`,
+  ];
   if (scenario.body !== undefined) args.push('-H', 'content-type=application/json', '-b', scenario.body);
   args.push(url);
   return new Promise((done, fail) => {
@@ -213,7 +267,12 @@ export async function mockVersusBare(seconds: number, connections: number): Prom
         const ours = await autocannon(mock.base + scenario.path, scenario, mock.key, seconds, count);
         await autocannon(bare.base + scenario.path, scenario, mock.key, 1, count);
         const theirs = await autocannon(bare.base + scenario.path, scenario, mock.key, seconds, count);
-        ratios.push({ scenario: scenario.name, connections: count, mock: ours.requestsPerSecond, bare: theirs.requestsPerSecond });
+        ratios.push({
+          scenario: scenario.name,
+          connections: count,
+          mock: ours.requestsPerSecond,
+          bare: theirs.requestsPerSecond,
+        });
       }
     }
   } finally {
@@ -227,7 +286,15 @@ export function ratioLines(ratios: MockRatio[]): string[] {
   return [
     row(['scenario', 'connections', 'reference mock req/s', 'bare node:http req/s', 'mock / bare']),
     row(['---', '---:', '---:', '---:', '---:']),
-    ...ratios.map((r) => row([r.scenario, String(r.connections), String(r.mock), String(r.bare), `${Math.round((100 * r.mock) / Math.max(1, r.bare))} %`])),
+    ...ratios.map((r) =>
+      row([
+        r.scenario,
+        String(r.connections),
+        String(r.mock),
+        String(r.bare),
+        `${Math.round((100 * r.mock) / Math.max(1, r.bare))} %`,
+      ]),
+    ),
   ];
 }
 
@@ -244,7 +311,9 @@ async function main(): Promise<void> {
     process.stderr.write('bench-mock: autocannon is not installed (npm install)\n');
     process.exit(2);
   }
-  say(`bench-mock: the reference mock beside a bare node:http server serving the same bytes (autocannon, ${seconds} s each, same run)`);
+  say(
+    `bench-mock: the reference mock beside a bare node:http server serving the same bytes (autocannon, ${seconds} s each, same run)`,
+  );
   for (const line of ratioLines(await mockVersusBare(seconds, connections))) say(line);
   say('');
   const write = (): void => {
@@ -264,15 +333,48 @@ async function main(): Promise<void> {
       // A short warm-up of each server first (JIT, connection pools), not counted.
       await autocannon(mock.base + scenario.path, scenario, mock.key, 1, connections);
       const ours = await autocannon(mock.base + scenario.path, scenario, mock.key, seconds, connections);
-      say(row([scenario.name, 'reference mock', String(ours.requestsPerSecond), String(ours.p50Ms), String(ours.p99Ms), String(ours.non2xx), String(ours.errors)]));
+      say(
+        row([
+          scenario.name,
+          'reference mock',
+          String(ours.requestsPerSecond),
+          String(ours.p50Ms),
+          String(ours.p99Ms),
+          String(ours.non2xx),
+          String(ours.errors),
+        ]),
+      );
       if (prism) {
         await autocannon(prism.base + scenario.path, scenario, 'bench', 1, connections);
         const theirs = await autocannon(prism.base + scenario.path, scenario, 'bench', seconds, connections);
-        say(row([scenario.name, 'Prism mock', String(theirs.requestsPerSecond), String(theirs.p50Ms), String(theirs.p99Ms), String(theirs.non2xx), String(theirs.errors)]));
-        say(row([scenario.name, 'ratio', `${(ours.requestsPerSecond / Math.max(1, theirs.requestsPerSecond)).toFixed(1)}×`, '', '', '', '']));
+        say(
+          row([
+            scenario.name,
+            'Prism mock',
+            String(theirs.requestsPerSecond),
+            String(theirs.p50Ms),
+            String(theirs.p99Ms),
+            String(theirs.non2xx),
+            String(theirs.errors),
+          ]),
+        );
+        say(
+          row([
+            scenario.name,
+            'ratio',
+            `${(ours.requestsPerSecond / Math.max(1, theirs.requestsPerSecond)).toFixed(1)}×`,
+            '',
+            '',
+            '',
+            '',
+          ]),
+        );
       }
     }
-    if (!prism) say('bench-mock: Prism is not installed in lab/peer-tools/ (flock /tmp/npm.lock npm install --prefix lab/peer-tools @stoplight/prism-cli): its column is missing');
+    if (!prism)
+      say(
+        'bench-mock: Prism is not installed in lab/peer-tools/ (flock /tmp/npm.lock npm install --prefix lab/peer-tools @stoplight/prism-cli): its column is missing',
+      );
   } finally {
     await stop(mock.child);
     if (prism) await stop(prism.child);

@@ -53,19 +53,31 @@ function parseArgs(argv: string[]): { only?: RegExp; tools: string[] } {
     } else if (arg === '--tools') {
       options.tools = next.split(',').map((name) => name.trim());
       const unknown = options.tools.filter((name) => !(name in toolFactories));
-      if (unknown.length > 0) throw new UsageError(`--tools: unknown ${unknown.join(', ')} (known: ${Object.keys(toolFactories).join(', ')})`);
+      if (unknown.length > 0)
+        throw new UsageError(
+          `--tools: unknown ${unknown.join(', ')} (known: ${Object.keys(toolFactories).join(', ')})`,
+        );
     } else throw new UsageError(`unknown argument ${arg} (use --only REGEX, --tools portman,prism,dredd)`);
   }
   return options;
 }
 
-async function benchTool(tool: PeerTool, mutants: Behaviour[], variants: Behaviour[], work: string): Promise<ToolResult> {
+async function benchTool(
+  tool: PeerTool,
+  mutants: Behaviour[],
+  variants: Behaviour[],
+  work: string,
+): Promise<ToolResult> {
   const started = performance.now();
   // One mock serving every behaviour by header, for tools that sit in front of a fixed upstream.
   const shared = await startMockServer({ port: 0, host: '127.0.0.1', mutant: perRequestMutant });
   const check = async (behaviour: string | undefined): Promise<string[]> => {
     if (!tool.ownMockPerCheck) {
-      const target: Target = { baseUrl: shared.sandboxBaseUrl, key: shared.sandboxKey, ...(behaviour ? { mutantHeader: behaviour } : {}) };
+      const target: Target = {
+        baseUrl: shared.sandboxBaseUrl,
+        key: shared.sandboxKey,
+        ...(behaviour ? { mutantHeader: behaviour } : {}),
+      };
       return tool.check(target);
     }
     const mock = await startMockServer({ port: 0, host: '127.0.0.1', ...(behaviour ? { mutant: behaviour } : {}) });
@@ -138,8 +150,12 @@ function table(results: ToolResult[]): string {
     '|---|---|---|---|---|',
   ];
   for (const r of results) {
-    const killed = r.error ? `error: ${r.error}` : `${r.killed} / ${r.total} (${r.total === 0 ? 0 : Math.round((r.killed / r.total) * 100)} %)`;
-    lines.push(`| ${r.tool} | ${killed} | ${r.falsePositives} | ${r.variantsFlagged} / ${r.variantsTotal} | ${r.wallSeconds.toFixed(1)} s |`);
+    const killed = r.error
+      ? `error: ${r.error}`
+      : `${r.killed} / ${r.total} (${r.total === 0 ? 0 : Math.round((r.killed / r.total) * 100)} %)`;
+    lines.push(
+      `| ${r.tool} | ${killed} | ${r.falsePositives} | ${r.variantsFlagged} / ${r.variantsTotal} | ${r.wallSeconds.toFixed(1)} s |`,
+    );
   }
   return lines.join('\n');
 }
@@ -147,13 +163,17 @@ function table(results: ToolResult[]): string {
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   if (!ensurePeersInstalled() || !peersInstalled()) {
-    throw new UsageError('the peer tools could not be installed into lab/peer-tools/ (npm ci --prefix lab/peer-tools failed)');
+    throw new UsageError(
+      'the peer tools could not be installed into lab/peer-tools/ (npm ci --prefix lab/peer-tools failed)',
+    );
   }
   const selected = (behaviour: Behaviour): boolean => !options.only || options.only.test(behaviour.name);
   const mutants = allMutants().filter((mutant) => !mutant.equivalent && selected(mutant));
   const variants = allVariants().filter(selected);
   const outputRoot = resolve(process.env.PCS_OUTPUT_DIR ?? 'reports');
-  process.stdout.write(`bench:peers: ${mutants.length} mutants and ${variants.length} conforming variants, tools: ${options.tools.join(', ')}\n`);
+  process.stdout.write(
+    `bench:peers: ${mutants.length} mutants and ${variants.length} conforming variants, tools: ${options.tools.join(', ')}\n`,
+  );
   const work = mkdtempSync(join(tmpdir(), 'pcs-peers-'));
   const results: ToolResult[] = [];
   try {
@@ -161,7 +181,9 @@ async function main(): Promise<number> {
       const tool = toolFactories[name]!();
       mkdirSync(join(work, tool.name.replace(/\W+/g, '-')), { recursive: true });
       const result = await benchTool(tool, mutants, variants, work);
-      process.stdout.write(`bench:peers: ${result.tool}: ${result.error ? `error: ${result.error}` : `${result.killed}/${result.total} killed`} in ${result.wallSeconds.toFixed(1)} s\n`);
+      process.stdout.write(
+        `bench:peers: ${result.tool}: ${result.error ? `error: ${result.error}` : `${result.killed}/${result.total} killed`} in ${result.wallSeconds.toFixed(1)} s\n`,
+      );
       results.push(result);
     }
   } finally {
@@ -176,10 +198,22 @@ async function main(): Promise<number> {
     '',
     `Measured ${new Date().toISOString()} by \`npm run bench:peers\` on the same ${mutants.length} non-equivalent mutants and ${variants.length} conforming variants as \`npm run mutation\`.`,
     'A tool kills a mutant when it reports a failure against it that it does not report against the unmutated mock.',
-    suite ? 'The collect-conformance row is read from the last `npm run mutation` (reports/mutation.json); its wall time is that run\'s.' : '',
+    suite
+      ? "The collect-conformance row is read from the last `npm run mutation` (reports/mutation.json); its wall time is that run's."
+      : '',
     '',
-    ...results.filter((r) => r.falsePositiveChecks.length > 0).map((r) => `- ${r.tool}, failures against the unmutated mock: ${r.falsePositiveChecks.slice(0, 6).map((f) => f.split('\n')[0]).join('; ')}`),
-    ...rows.filter((r) => r.variantsFlaggedNames.length > 0).map((r) => `- ${r.tool} flags conforming variants: ${r.variantsFlaggedNames.join(', ')}`),
+    ...results
+      .filter((r) => r.falsePositiveChecks.length > 0)
+      .map(
+        (r) =>
+          `- ${r.tool}, failures against the unmutated mock: ${r.falsePositiveChecks
+            .slice(0, 6)
+            .map((f) => f.split('\n')[0])
+            .join('; ')}`,
+      ),
+    ...rows
+      .filter((r) => r.variantsFlaggedNames.length > 0)
+      .map((r) => `- ${r.tool} flags conforming variants: ${r.variantsFlaggedNames.join(', ')}`),
   ];
   writeFileSync(join(outputRoot, 'peers.md'), `# Peers side by side\n\n${rendered}\n${notes.join('\n')}\n`);
   writeFileSync(join(outputRoot, 'peers.json'), `${JSON.stringify(rows, null, 2)}\n`);

@@ -92,7 +92,8 @@ const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 /** Where a generated request's time went, by phase: microseconds per request and share, summed over the property tests. */
 function costLines(lines: StatsLine[], requests: number): string[] {
   const totals = new Map<CostPhase, number>();
-  for (const line of lines) for (const phase of costPhases) totals.set(phase, (totals.get(phase) ?? 0) + (line.costs?.[phase] ?? 0));
+  for (const line of lines)
+    for (const phase of costPhases) totals.set(phase, (totals.get(phase) ?? 0) + (line.costs?.[phase] ?? 0));
   const all = [...totals.values()].reduce((sum, ms) => sum + ms, 0);
   if (all === 0 || requests === 0) return ['cost per generated request: not recorded (PCS_COST_BREAKDOWN)'];
   return [
@@ -109,7 +110,8 @@ function timelineLines(started: number, ended: number): string[] {
   const file = resolve(outputDir, 'run-timing.json');
   if (!existsSync(file)) return ['  (no run-timing.json: the parts of the wall time are unknown)'];
   const t = JSON.parse(readFileSync(file, 'utf8')) as RunTiming;
-  const part = (from: number | undefined, to: number | undefined): string => (from === undefined || to === undefined ? '?' : `${((to - from) / 1000).toFixed(2)} s`);
+  const part = (from: number | undefined, to: number | undefined): string =>
+    from === undefined || to === undefined ? '?' : `${((to - from) / 1000).toFixed(2)} s`;
   return [
     `  start-up (command, TypeScript, configuration) ${part(started, t.setupStarted)}; global setup (embedded mock, preflight) ${part(t.setupStarted, t.setupEnded)};`,
     `  workers starting ${part(t.setupEnded, t.firstTestBegan)}; tests ${part(t.firstTestBegan, t.lastTestEnded)}; after the tests (teardown, reporters, exit) ${part(t.lastTestEnded, ended)}`,
@@ -130,18 +132,53 @@ async function conformanceRun(runId: string): Promise<Spawned & { command: strin
 }
 
 /** The one-connection ceiling of a read (the issue's figure) or of a creation, the request the generated traffic sends most. */
-async function loopbackCeiling(seconds: number, request: 'read' | 'creation' = 'read'): Promise<{ requestsPerSecond: number; latencyMs: number; errors: number }> {
+async function loopbackCeiling(
+  seconds: number,
+  request: 'read' | 'creation' = 'read',
+): Promise<{ requestsPerSecond: number; latencyMs: number; errors: number }> {
   const mock = await startMockServer({ port: 0, host: '127.0.0.1' });
   try {
     const target =
       request === 'read'
         ? [`${mock.sandboxBaseUrl}/balances/1`]
-        : ['-m', 'POST', '-H', 'content-type=application/json', '-b', benchCreationBody, `${mock.sandboxBaseUrl}/transactions`];
+        : [
+            '-m',
+            'POST',
+            '-H',
+            'content-type=application/json',
+            '-b',
+            benchCreationBody,
+            `${mock.sandboxBaseUrl}/transactions`,
+          ];
     // autocannon runs in its own process, as the Playwright workers do, so that it does not share the mock's event loop.
-    const result = await run(process.execPath, [autocannonBin, '-c', '1', '-d', String(seconds), '-j', '-H', `authorization=Bearer ${mock.sandboxKey}`, ...target], process.env);
-    if (result.code !== 0) throw new Error(`autocannon failed (exit ${result.code}): ${result.stderr.split('\n')[0] ?? ''}`);
-    const json = JSON.parse(result.stdout) as { requests: { average: number }; latency: { average: number }; errors: number; non2xx: number };
-    return { requestsPerSecond: json.requests.average, latencyMs: json.latency.average, errors: json.errors + json.non2xx };
+    const result = await run(
+      process.execPath,
+      [
+        autocannonBin,
+        '-c',
+        '1',
+        '-d',
+        String(seconds),
+        '-j',
+        '-H',
+        `authorization=Bearer ${mock.sandboxKey}`,
+        ...target,
+      ],
+      process.env,
+    );
+    if (result.code !== 0)
+      throw new Error(`autocannon failed (exit ${result.code}): ${result.stderr.split('\n')[0] ?? ''}`);
+    const json = JSON.parse(result.stdout) as {
+      requests: { average: number };
+      latency: { average: number };
+      errors: number;
+      non2xx: number;
+    };
+    return {
+      requestsPerSecond: json.requests.average,
+      latencyMs: json.latency.average,
+      errors: json.errors + json.non2xx,
+    };
   } finally {
     await mock.close();
   }
@@ -189,16 +226,20 @@ async function main(): Promise<number> {
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   if (conformance.code !== 0) {
-    process.stdout.write(`\nthe conformance run failed; its last lines:\n${conformance.stdout.split('\n').slice(-30).join('\n')}\n`);
+    process.stdout.write(
+      `\nthe conformance run failed; its last lines:\n${conformance.stdout.split('\n').slice(-30).join('\n')}\n`,
+    );
   }
 
   // The mock beside a bare node:http server serving the same bytes, in this run (Prism: npm run bench:mock).
-  process.stdout.write('\nthe reference mock beside a bare node:http server serving the same bytes (autocannon, 3 s each):\n');
+  process.stdout.write(
+    '\nthe reference mock beside a bare node:http server serving the same bytes (autocannon, 3 s each):\n',
+  );
   const ratios = await mockVersusBare(3, 10);
   process.stdout.write(`${ratioLines(ratios).join('\n')}\n`);
   const lowest = Math.min(...ratios.map((r) => r.mock / Math.max(1, r.bare)));
-  const mockTarget = `target: the mock ≥ 70 % of bare node:http ${verdict(lowest >= 0.7)} ` +
-    `(lowest: ${Math.round(lowest * 100)} %)`;
+  const mockTarget =
+    `target: the mock ≥ 70 % of bare node:http ${verdict(lowest >= 0.7)} ` + `(lowest: ${Math.round(lowest * 100)} %)`;
   process.stdout.write(`${mockTarget}\n`);
 
   // The same figures as the page the docs link to (docs/measured/bench.md).

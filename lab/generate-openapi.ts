@@ -104,7 +104,8 @@ function rewriteRef(ref: string, owner: SchemaFile, titleByFile: ReadonlyMap<str
   const fragment = hash === -1 ? '' : ref.slice(hash + 1);
   const file = target.startsWith(SCHEMA_ID_BASE) ? target.slice(SCHEMA_ID_BASE.length) : target.replace(/^\.\//, '');
   const title = titleByFile.get(file);
-  if (title === undefined) throw new Error(`schemas/${owner.file}: $ref ${JSON.stringify(ref)} names no file in schemas/`);
+  if (title === undefined)
+    throw new Error(`schemas/${owner.file}: $ref ${JSON.stringify(ref)} names no file in schemas/`);
   return COMPONENT_PREFIX + title + fragment;
 }
 
@@ -114,7 +115,9 @@ function rewriteRefs(value: JsonValue, owner: SchemaFile, titleByFile: ReadonlyM
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(value)) {
     out[key] =
-      key === '$ref' && typeof child === 'string' ? rewriteRef(child, owner, titleByFile) : rewriteRefs(child, owner, titleByFile);
+      key === '$ref' && typeof child === 'string'
+        ? rewriteRef(child, owner, titleByFile)
+        : rewriteRefs(child, owner, titleByFile);
   }
   return out;
 }
@@ -177,7 +180,11 @@ function lowerMethod(op: Operation): LowerMethod {
   return found;
 }
 
-function componentRef(stem: string, titleByStem: ReadonlyMap<string, string>, where: string): OpenAPIV3_1.ReferenceObject {
+function componentRef(
+  stem: string,
+  titleByStem: ReadonlyMap<string, string>,
+  where: string,
+): OpenAPIV3_1.ReferenceObject {
   const title = titleByStem.get(stem);
   if (title === undefined) throw new Error(`${where}: no schema file schemas/${stem}${SCHEMA_SUFFIX}`);
   return { $ref: COMPONENT_PREFIX + title };
@@ -204,11 +211,14 @@ function buildOperation(
 ): BuiltOperation {
   const responses: Record<string, KindedResponse> = {};
   for (const response of op.responses) {
-    if (responses[response.status] !== undefined) throw new Error(`operation ${op.id}: duplicate response ${response.status}`);
+    if (responses[response.status] !== undefined)
+      throw new Error(`operation ${op.id}: duplicate response ${response.status}`);
     const built: KindedResponse = { description: response.description, 'x-pcs-kind': response.kind };
     if (response.schema !== undefined) {
       built.content = {
-        [JSON_MEDIA_TYPE]: { schema: componentRef(response.schema, titleByStem, `operation ${op.id} response ${response.status}`) },
+        [JSON_MEDIA_TYPE]: {
+          schema: componentRef(response.schema, titleByStem, `operation ${op.id} response ${response.status}`),
+        },
       };
     }
     responses[response.status] = built;
@@ -232,7 +242,9 @@ function buildOperation(
       ? undefined
       : {
           required: true,
-          content: { [JSON_MEDIA_TYPE]: { schema: componentRef(op.requestBody, titleByStem, `operation ${op.id} request body`) } },
+          content: {
+            [JSON_MEDIA_TYPE]: { schema: componentRef(op.requestBody, titleByStem, `operation ${op.id} request body`) },
+          },
         };
 
   return {
@@ -319,7 +331,8 @@ export function buildOpenApiDocument(): OpenAPIV3_1.Document {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: "Authorization: Bearer <secret key>, the account's secret API key (the reference declares the bearer format JWT).",
+          description:
+            "Authorization: Bearer <secret key>, the account's secret API key (the reference declares the bearer format JWT).",
         },
       },
     },

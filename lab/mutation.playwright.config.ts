@@ -48,7 +48,8 @@ interface ProjectMetadata {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const planFile = process.env.COLLECT_CONFORMANCE_MUTATION_PLAN;
-if (!planFile) throw new Error('COLLECT_CONFORMANCE_MUTATION_PLAN is not set: this configuration is run by lab/mutation.ts');
+if (!planFile)
+  throw new Error('COLLECT_CONFORMANCE_MUTATION_PLAN is not set: this configuration is run by lab/mutation.ts');
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as MutationPlan;
 
 /** Killed mutants as this worker last read them: the registry only grows, so a name once read stays. */
@@ -107,7 +108,12 @@ const config: PlaywrightTestConfig<SuiteOptions> = {
     };
     // A batch runs tests against mutants: their failures are the expected outcome (support/fixtures.ts).
     const use: SuiteOptions = { failuresExpected: project.expectFailure === true };
-    return { name: project.name, metadata, use, ...(project.grep ? { grep: project.grep.map((source) => new RegExp(source)) } : {}) };
+    return {
+      name: project.name,
+      metadata,
+      use,
+      ...(project.grep ? { grep: project.grep.map((source) => new RegExp(source)) } : {}),
+    };
   }),
 };
 

@@ -28,7 +28,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockServer, type RunningMock } from '../mock/server.ts';
-import { isLenient, mutants as allMutants, perRequestMutant, variants as allVariants, type Behaviour } from '../mock/mutants.ts';
+import {
+  isLenient,
+  mutants as allMutants,
+  perRequestMutant,
+  variants as allVariants,
+  type Behaviour,
+} from '../mock/mutants.ts';
 import type { MutationPlan, MutationPlanProject } from './mutation.playwright.config.ts';
 import { readReport, type TestOutcome } from './mutation/playwright-json.ts';
 import { computeScore, renderMarkdown, widerStageSuffix } from './mutation/score.ts';
@@ -92,7 +98,8 @@ type Mode = 'default' | 'strict';
 /** The environment of the Playwright run: the mock, the mode, and nothing from the caller's PCS_* setup or an outer run's internal variables. */
 function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: Mode): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PCS_') && !name.startsWith('COLLECT_CONFORMANCE_')) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('PCS_') && !name.startsWith('COLLECT_CONFORMANCE_')) env[name] = value;
   return {
     ...env,
     COLLECT_CONFORMANCE_MUTATION_PLAN: planFile,
@@ -116,15 +123,24 @@ function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: 
   };
 }
 
-async function runPlaywright(plan: MutationPlan, env: NodeJS.ProcessEnv, work: string, label: string): Promise<{ outcomes: TestOutcome[]; seconds: number }> {
+async function runPlaywright(
+  plan: MutationPlan,
+  env: NodeJS.ProcessEnv,
+  work: string,
+  label: string,
+): Promise<{ outcomes: TestOutcome[]; seconds: number }> {
   const planFile = join(work, `${label}-plan.json`);
   writeFileSync(planFile, JSON.stringify(plan));
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', configFile], {
-    cwd: root,
-    env: { ...env, COLLECT_CONFORMANCE_MUTATION_PLAN: planFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', configFile],
+    {
+      cwd: root,
+      env: { ...env, COLLECT_CONFORMANCE_MUTATION_PLAN: planFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)));
   child.stdout.resume();
@@ -136,7 +152,9 @@ async function runPlaywright(plan: MutationPlan, env: NodeJS.ProcessEnv, work: s
   try {
     report = readReport(plan.reportFile);
   } catch {
-    throw new Error(`the ${label} Playwright run wrote no report (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+    throw new Error(
+      `the ${label} Playwright run wrote no report (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`,
+    );
   }
   if (report.errors.length > 0) throw new Error(`the ${label} Playwright run failed: ${report.errors[0]}`);
   return { outcomes: report.outcomes, seconds };
@@ -177,13 +195,22 @@ async function main(): Promise<number> {
     let referenceSeconds = 0;
     let covering: TestOutcome[] = [];
     for (const mode of ['default', 'strict'] as const) {
-      const reference = await runPlaywright(base(`reference-${mode}`, [{ name: 'reference' }]), envOf(mode), work, `reference-${mode}`);
+      const reference = await runPlaywright(
+        base(`reference-${mode}`, [{ name: 'reference' }]),
+        envOf(mode),
+        work,
+        `reference-${mode}`,
+      );
       referenceSeconds += reference.seconds;
       const failures = reference.outcomes.filter((outcome) => outcome.status === 'failed');
-      process.stdout.write(`mutation: reference run (${mode}): ${reference.outcomes.length} tests in ${reference.seconds.toFixed(1)} s\n`);
+      process.stdout.write(
+        `mutation: reference run (${mode}): ${reference.outcomes.length} tests in ${reference.seconds.toFixed(1)} s\n`,
+      );
       if (failures.length > 0) {
         for (const failure of failures) process.stderr.write(`  ${failure.id}: ${failure.message}\n`);
-        throw new Error(`${failures.length} tests fail against the unmutated reference mock (${mode} mode); fix the suite or the mock first`);
+        throw new Error(
+          `${failures.length} tests fail against the unmutated reference mock (${mode} mode); fix the suite or the mock first`,
+        );
       }
       if (mode === 'default') covering = reference.outcomes.filter((outcome) => outcome.status === 'passed');
     }
@@ -194,8 +221,12 @@ async function main(): Promise<number> {
     let coveringTestsSeconds = 0;
     for (const mode of ['default', 'strict'] as const) {
       // --strict's targets: the mutants, and the lenient variants under the rule it must name.
-      const targets: Array<{ behaviour: Behaviour; rule: string }> = counted.map((mutant) => ({ behaviour: mutant, rule: mutant.rule }));
-      if (mode === 'strict') targets.push(...lenient.map((variant) => ({ behaviour: variant, rule: variant.strictKills })));
+      const targets: Array<{ behaviour: Behaviour; rule: string }> = counted.map((mutant) => ({
+        behaviour: mutant,
+        rule: mutant.rule,
+      }));
+      if (mode === 'strict')
+        targets.push(...lenient.map((variant) => ({ behaviour: variant, rule: variant.strictKills })));
       const firstAssignments: Assignment[] = [];
       let toWiden: Behaviour[] = [];
       for (const { behaviour, rule } of targets) {
@@ -215,7 +246,10 @@ async function main(): Promise<number> {
             })
           : [];
       const firstStage = [...firstBatches, ...variantProjects];
-      const firstRun = firstStage.length > 0 ? await runPlaywright(base(`rule-tests-${mode}`, firstStage), envOf(mode), work, `rule-tests-${mode}`) : { outcomes: [], seconds: 0 };
+      const firstRun =
+        firstStage.length > 0
+          ? await runPlaywright(base(`rule-tests-${mode}`, firstStage), envOf(mode), work, `rule-tests-${mode}`)
+          : { outcomes: [], seconds: 0 };
       ruleTestsSeconds += firstRun.seconds;
       const first = attribute(firstRun.outcomes, firstBatches, '');
       process.stdout.write(
@@ -223,8 +257,15 @@ async function main(): Promise<number> {
           `${mode === 'default' ? ` and ${variants.length} variants` : ''}: ${first.length} tests in ${firstRun.seconds.toFixed(1)} s\n`,
       );
 
-      const killedFirst = new Set(first.filter((outcome) => outcome.status === 'failed').map((outcome) => outcome.project));
-      toWiden = [...toWiden, ...targets.map((target) => target.behaviour).filter((behaviour) => !killedFirst.has(behaviour.name) && !toWiden.includes(behaviour))];
+      const killedFirst = new Set(
+        first.filter((outcome) => outcome.status === 'failed').map((outcome) => outcome.project),
+      );
+      toWiden = [
+        ...toWiden,
+        ...targets
+          .map((target) => target.behaviour)
+          .filter((behaviour) => !killedFirst.has(behaviour.name) && !toWiden.includes(behaviour)),
+      ];
       const secondAssignments: Assignment[] = [];
       for (const behaviour of toWiden) {
         const tests = coveringTests(behaviour, covering);
@@ -232,20 +273,39 @@ async function main(): Promise<number> {
       }
       const secondBatches = batches(secondAssignments, `${mode} survivors`);
       const secondRun =
-        secondBatches.length > 0 ? await runPlaywright(base(`covering-tests-${mode}`, secondBatches), envOf(mode), work, `covering-tests-${mode}`) : { outcomes: [], seconds: 0 };
+        secondBatches.length > 0
+          ? await runPlaywright(
+              base(`covering-tests-${mode}`, secondBatches),
+              envOf(mode),
+              work,
+              `covering-tests-${mode}`,
+            )
+          : { outcomes: [], seconds: 0 };
       coveringTestsSeconds += secondRun.seconds;
       const second = attribute(secondRun.outcomes, secondBatches, widerStageSuffix);
       if (secondBatches.length > 0) {
-        process.stdout.write(`mutation: ${mode}: ${secondAssignments.length} targets with every covering test: ${second.length} tests in ${secondRun.seconds.toFixed(1)} s\n`);
+        process.stdout.write(
+          `mutation: ${mode}: ${secondAssignments.length} targets with every covering test: ${second.length} tests in ${secondRun.seconds.toFixed(1)} s\n`,
+        );
       }
-      outcomes[mode] = [...first, ...second, ...firstRun.outcomes.filter((outcome) => variantProjects.some((project) => project.name === outcome.project))];
+      outcomes[mode] = [
+        ...first,
+        ...second,
+        ...firstRun.outcomes.filter((outcome) => variantProjects.some((project) => project.name === outcome.project)),
+      ];
     }
 
     const wallSeconds = (performance.now() - started) / 1000;
-    const score = computeScore(mutants, variants, outcomes, { wallSeconds, referenceSeconds, ruleTestsSeconds, coveringTestsSeconds });
+    const score = computeScore(mutants, variants, outcomes, {
+      wallSeconds,
+      referenceSeconds,
+      ruleTestsSeconds,
+      coveringTestsSeconds,
+    });
     for (const survivor of [...score.survivors, ...score.strict.survivors]) {
       const operations = survivor.operations === 'all' ? null : survivor.operations;
-      if (operations !== null && coveringTests({ operations } as Behaviour, covering).length === 0) survivor.description += ' (no test of the suite calls this operation)';
+      if (operations !== null && coveringTests({ operations } as Behaviour, covering).length === 0)
+        survivor.description += ' (no test of the suite calls this operation)';
     }
     mkdirSync(outputRoot, { recursive: true });
     writeFileSync(join(outputRoot, 'mutation.json'), `${JSON.stringify(score, null, 2)}\n`);
@@ -257,10 +317,16 @@ async function main(): Promise<number> {
         `mutation: --strict: ${score.strict.score.killed}/${score.strict.score.total} (${score.strict.score.percent} %) killed: ${score.strict.killed.length}/${score.score.total} mutants, ` +
         `${score.strict.lenientVariants.filter((v) => v.killed).length}/${score.strict.lenientVariants.length} lenient variants; ${score.testsExecuted} test executions\n`,
     );
-    for (const survivor of score.survivors) process.stdout.write(`  SURVIVED (default) ${survivor.name} (breaks ${survivor.rule}): ${survivor.description}\n`);
-    for (const survivor of score.strict.survivors) process.stdout.write(`  SURVIVED (--strict) ${survivor.name} (${survivor.rule}): ${survivor.description}\n`);
+    for (const survivor of score.survivors)
+      process.stdout.write(
+        `  SURVIVED (default) ${survivor.name} (breaks ${survivor.rule}): ${survivor.description}\n`,
+      );
+    for (const survivor of score.strict.survivors)
+      process.stdout.write(`  SURVIVED (--strict) ${survivor.name} (${survivor.rule}): ${survivor.description}\n`);
     for (const variant of score.variants.filter((v) => !v.passed)) {
-      process.stdout.write(`  FALSE POSITIVE on ${variant.name}: ${variant.failures.map((f) => `${f.test}: ${f.message.slice(0, 140)}`).join('; ') || 'no test ran'}\n`);
+      process.stdout.write(
+        `  FALSE POSITIVE on ${variant.name}: ${variant.failures.map((f) => `${f.test}: ${f.message.slice(0, 140)}`).join('; ') || 'no test ran'}\n`,
+      );
     }
     process.stdout.write(`mutation: wrote ${join(outputRoot, 'mutation.md')} and mutation.json\n`);
     // The figures the docs link to; a subset (--only) would replace the whole catalogue's figures.

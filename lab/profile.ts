@@ -47,7 +47,11 @@ export function frameOrigin(url: string): string {
 }
 
 /** Self time (microseconds) per function and per origin, summed over profiles. */
-export function selfTimes(profiles: CpuProfile[]): { functions: Map<string, number>; origins: Map<string, number>; total: number } {
+export function selfTimes(profiles: CpuProfile[]): {
+  functions: Map<string, number>;
+  origins: Map<string, number>;
+  total: number;
+} {
   const functions = new Map<string, number>();
   const origins = new Map<string, number>();
   let total = 0;
@@ -69,7 +73,13 @@ export function selfTimes(profiles: CpuProfile[]): { functions: Map<string, numb
 
 function table(title: string, times: Map<string, number>, total: number, top: number): string[] {
   const rows = [...times].sort((a, b) => b[1] - a[1]).slice(0, top);
-  return [title, ...rows.map(([name, us]) => `  ${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / Math.max(1, total)).toFixed(1).padStart(5)} %  ${name}`)];
+  return [
+    title,
+    ...rows.map(
+      ([name, us]) =>
+        `  ${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / Math.max(1, total)).toFixed(1).padStart(5)} %  ${name}`,
+    ),
+  ];
 }
 
 function main(): number {
@@ -87,25 +97,40 @@ function main(): number {
     return 1;
   }
   const files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
-  const profiles = files.map((name) => ({ name, profile: JSON.parse(readFileSync(resolve(profileDir, name), 'utf8')) as CpuProfile }));
+  const profiles = files.map((name) => ({
+    name,
+    profile: JSON.parse(readFileSync(resolve(profileDir, name), 'utf8')) as CpuProfile,
+  }));
   // Each process writes one profile per thread: its main thread, and the thread of the module
   // loader hooks (Playwright's and tsx's TypeScript loading). Told apart by the code they ran.
-  const ran = (pattern: RegExp) => ({ profile }: { profile: CpuProfile }) => profile.nodes.some((node) => pattern.test(node.callFrame.url));
+  const ran =
+    (pattern: RegExp) =>
+    ({ profile }: { profile: CpuProfile }) =>
+      profile.nodes.some((node) => pattern.test(node.callFrame.url));
   const isWorker = ran(/playwright\/lib\/worker\/workerProcessEntry/);
-  const isRunner = (entry: { profile: CpuProfile }) => !isWorker(entry) && ran(/playwright\/lib\/runner\/index\.js/)(entry);
-  const isLoader = (entry: { profile: CpuProfile }) => !isWorker(entry) && !isRunner(entry) && ran(/esmLoader|tsx\/dist/)(entry);
+  const isRunner = (entry: { profile: CpuProfile }) =>
+    !isWorker(entry) && ran(/playwright\/lib\/runner\/index\.js/)(entry);
+  const isLoader = (entry: { profile: CpuProfile }) =>
+    !isWorker(entry) && !isRunner(entry) && ran(/esmLoader|tsx\/dist/)(entry);
   const groups: Array<[string, CpuProfile[]]> = [
     ['runner (embedded mock, reporters)', profiles.filter(isRunner).map((entry) => entry.profile)],
     ['workers (tests, generation, checks, clients)', profiles.filter(isWorker).map((entry) => entry.profile)],
-    ['module loader threads (TypeScript loading, runner and workers)', profiles.filter(isLoader).map((entry) => entry.profile)],
+    [
+      'module loader threads (TypeScript loading, runner and workers)',
+      profiles.filter(isLoader).map((entry) => entry.profile),
+    ],
   ];
   for (const [title, group] of groups) {
     const { functions, origins, total } = selfTimes(group);
-    process.stdout.write(`\n${title}: ${group.length} profile(s), ${(total / 1000).toFixed(0)} ms of CPU (idle excluded)\n`);
+    process.stdout.write(
+      `\n${title}: ${group.length} profile(s), ${(total / 1000).toFixed(0)} ms of CPU (idle excluded)\n`,
+    );
     process.stdout.write(`${table('  by origin:', origins, total, Math.min(top, 15)).join('\n')}\n`);
     process.stdout.write(`${table('  by function (self time):', functions, total, top).join('\n')}\n`);
   }
-  process.stdout.write(`\nprofiles: ${profileDir} (${files.length} files; open one in Chrome DevTools > Performance, or speedscope)\n`);
+  process.stdout.write(
+    `\nprofiles: ${profileDir} (${files.length} files; open one in Chrome DevTools > Performance, or speedscope)\n`,
+  );
   return run.status ?? 1;
 }
 

@@ -68,7 +68,10 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
   const liveKey = options.liveKey ?? defaultLiveKey;
   const cap = options.storeCap ?? defaultStoreCap;
   const bytes = options.storeBytes ?? defaultStoreBytes;
-  const stores = { sandbox: new EnvironmentStore('sandbox', cap, bytes), live: new EnvironmentStore('live', cap, bytes) };
+  const stores = {
+    sandbox: new EnvironmentStore('sandbox', cap, bytes),
+    live: new EnvironmentStore('live', cap, bytes),
+  };
   let origin = 'http://127.0.0.1';
 
   const requestTimeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
@@ -78,7 +81,11 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     // node checks the timeouts every connectionsCheckingInterval, so it is a fraction of the timeout.
     serverFactory: (handler) => {
       const server = http.createServer(
-        { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeout / 4))) },
+        {
+          requestTimeout,
+          headersTimeout: requestTimeout,
+          connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeout / 4))),
+        },
         handler,
       );
       server.maxConnections = options.maxConnections ?? defaultMaxConnections;
@@ -88,7 +95,12 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const code = status === 431 ? 'headers_too_large' : status === 408 ? 'request_timeout' : 'malformed_request';
-      const message = status === 431 ? 'request headers too large' : status === 408 ? 'the request did not arrive in time' : 'malformed HTTP request';
+      const message =
+        status === 431
+          ? 'request headers too large'
+          : status === 408
+            ? 'the request did not arrive in time'
+            : 'malformed HTTP request';
       const body = JSON.stringify(errorBody(status, code, message));
       if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) {
         socket.end(
@@ -99,8 +111,15 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     // Fastify's own refusals before routing (a URL it cannot decode) in the mock's shape too.
     frameworkErrors: (error, _request, reply) => {
       // Fastify types this reply without routes; it is the plain reply of a 400.
-      const plain = reply as unknown as { code(status: number): typeof plain; header(name: string, value: string): typeof plain; send(body: unknown): unknown };
-      void plain.code(400).header(mockVersionHeader, mockVersion).send(errorBody(400, 'malformed_request', error.message));
+      const plain = reply as unknown as {
+        code(status: number): typeof plain;
+        header(name: string, value: string): typeof plain;
+        send(body: unknown): unknown;
+      };
+      void plain
+        .code(400)
+        .header(mockVersionHeader, mockVersion)
+        .send(errorBody(400, 'malformed_request', error.message));
     },
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     // Never trust routing on odd input: unknown characters in paths are 404s, not 500s.
@@ -133,7 +152,10 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     }
     // Refused before parsing: nothing deeper than maxJsonDepth is parsed, validated or stored.
     if (jsonDepthExceeds(text, maxJsonDepth)) {
-      done(new BadRequest(`the request body nests JSON deeper than ${maxJsonDepth} levels`, 400, 'too_deep'), undefined);
+      done(
+        new BadRequest(`the request body nests JSON deeper than ${maxJsonDepth} levels`, 400, 'too_deep'),
+        undefined,
+      );
       return;
     }
     defaultJsonParser(request, text, done);
@@ -155,19 +177,31 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     return reply.code(500).send(errorBody(500, 'internal_error', 'internal error in the reference mock'));
   });
 
-  app.setNotFoundHandler(async (request, reply) =>
+  app.setNotFoundHandler(async (_request, reply) =>
     reply
       .code(404)
-      .send(errorBody(404, 'not_found', `no base address here: use ${sandboxPrefix} (sandbox) or ${livePrefix} (live)`)),
+      .send(
+        errorBody(404, 'not_found', `no base address here: use ${sandboxPrefix} (sandbox) or ${livePrefix} (live)`),
+      ),
   );
 
   const foreign = { sandbox: sandboxKey, live: liveKey };
   app.register(
-    environmentRoutes({ store: stores.sandbox, key: sandboxKey, foreignKeys: { live: foreign.live }, origin: () => origin }),
+    environmentRoutes({
+      store: stores.sandbox,
+      key: sandboxKey,
+      foreignKeys: { live: foreign.live },
+      origin: () => origin,
+    }),
     { prefix: sandboxPrefix },
   );
   app.register(
-    environmentRoutes({ store: stores.live, key: liveKey, foreignKeys: { sandbox: foreign.sandbox }, origin: () => origin }),
+    environmentRoutes({
+      store: stores.live,
+      key: liveKey,
+      foreignKeys: { sandbox: foreign.sandbox },
+      origin: () => origin,
+    }),
     { prefix: livePrefix },
   );
 

@@ -49,7 +49,10 @@ function parseTrigger(name: string, value: string): Trigger {
 
 export function parseFaults(spec: string): FaultPlan {
   const plan: FaultPlan = { latencyMs: null, triggers: {}, retryAfterSeconds: 1, methods: null, seed: 1 };
-  for (const part of spec.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
+  for (const part of spec
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')) {
     const match = /^([A-Za-z0-9]+)=(.+)$/.exec(part);
     if (!match) throw new FaultSpecError(`faults: "${part.slice(0, 40)}" is not NAME=VALUE`);
     const [, name = '', value = ''] = match;
@@ -61,7 +64,8 @@ export function parseFaults(spec: string): FaultPlan {
       if (max < min) throw new FaultSpecError(`faults: latency=${value}: MAX is below MIN`);
       plan.latencyMs = { min, max };
     } else if (name === 'retryAfter') {
-      if (!/^\d{1,4}$/.test(value)) throw new FaultSpecError(`faults: retryAfter=${value.slice(0, 20)}: expected whole seconds`);
+      if (!/^\d{1,4}$/.test(value))
+        throw new FaultSpecError(`faults: retryAfter=${value.slice(0, 20)}: expected whole seconds`);
       plan.retryAfterSeconds = Number(value);
     } else if (name === 'methods') {
       plan.methods = new Set(value.split('+').map((method) => method.trim().toUpperCase()));
@@ -71,7 +75,9 @@ export function parseFaults(spec: string): FaultPlan {
     } else if ((faultNames as readonly string[]).includes(name)) {
       plan.triggers[name as FaultName] = parseTrigger(name, value);
     } else {
-      throw new FaultSpecError(`faults: unknown fault "${name.slice(0, 30)}" (known: latency, ${faultNames.join(', ')}, retryAfter, methods, seed)`);
+      throw new FaultSpecError(
+        `faults: unknown fault "${name.slice(0, 30)}" (known: latency, ${faultNames.join(', ')}, retryAfter, methods, seed)`,
+      );
     }
   }
   return plan;
@@ -125,7 +131,11 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function faultBody(status: number, code: string, message: string): { error: { status: number; code: string; message: string } } {
+function faultBody(
+  status: number,
+  code: string,
+  message: string,
+): { error: { status: number; code: string; message: string } } {
   return { error: { status, code, message } };
 }
 

@@ -73,7 +73,12 @@ interface Resolved {
 
 /** Operations by "METHOD /route/:param" (Fastify's route syntax), from specs/openapi.json. */
 function routeTable(): Map<string, OperationId> {
-  return new Map(documentedResponses().map((response) => [`${response.method} ${response.path.replace(/\{(\w+)\}/g, ':$1')}`, response.operation]));
+  return new Map(
+    documentedResponses().map((response) => [
+      `${response.method} ${response.path.replace(/\{(\w+)\}/g, ':$1')}`,
+      response.operation,
+    ]),
+  );
 }
 
 function applies(behaviour: Behaviour, operation: OperationId): boolean {
@@ -98,7 +103,9 @@ function send(reply: FastifyReply, rewrite: Rewrite): FastifyReply {
 export function installMutant(app: FastifyInstance, spec: string, options: MutantInstallOptions): void {
   const fixed = spec === perRequestMutant ? undefined : findBehaviour(spec);
   if (spec !== perRequestMutant && !fixed) {
-    throw new UnknownMutantError(`unknown mutant "${spec.slice(0, 80)}" (list them with: npx tsx lab/mutation.ts --list)`);
+    throw new UnknownMutantError(
+      `unknown mutant "${spec.slice(0, 80)}" (list them with: npx tsx lab/mutation.ts --list)`,
+    );
   }
   const routes = routeTable();
   // One instance of hooks per behaviour and mock: behaviours keep state (kept records, token aliases).
@@ -119,7 +126,10 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
     environment: state.environment,
     request,
     store: options.stores[state.environment],
-    keys: state.environment === 'sandbox' ? { own: options.keys.sandbox, foreign: options.keys.live } : { own: options.keys.live, foreign: options.keys.sandbox },
+    keys:
+      state.environment === 'sandbox'
+        ? { own: options.keys.sandbox, foreign: options.keys.live }
+        : { own: options.keys.live, foreign: options.keys.sandbox },
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -130,7 +140,9 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
       if (name === undefined || name === '') return;
       behaviour = findBehaviour(name);
       if (!behaviour) {
-        return reply.code(400).send({ error: { status: 400, code: 'unknown_mutant', message: `unknown mutant "${name.slice(0, 80)}"` } });
+        return reply
+          .code(400)
+          .send({ error: { status: 400, code: 'unknown_mutant', message: `unknown mutant "${name.slice(0, 80)}"` } });
       }
     }
     const url = request.routeOptions.url;
@@ -164,7 +176,13 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
         json = undefined;
       }
     }
-    const rewrite = state.hooks.onSend({ ...context(request, state), status: reply.statusCode, contentType, text, json });
+    const rewrite = state.hooks.onSend({
+      ...context(request, state),
+      status: reply.statusCode,
+      contentType,
+      text,
+      json,
+    });
     if (!rewrite) return payload;
     if (rewrite.headers) reply.headers(rewrite.headers);
     if (rewrite.status !== undefined) reply.code(rewrite.status);
@@ -172,7 +190,8 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
     else if (rewrite.contentType !== undefined) reply.header('content-type', rewrite.contentType);
     if (rewrite.text !== undefined) return rewrite.text;
     if (rewrite.json !== undefined) {
-      if (contentType === undefined && rewrite.contentType === undefined) reply.header('content-type', 'application/json; charset=utf-8');
+      if (contentType === undefined && rewrite.contentType === undefined)
+        reply.header('content-type', 'application/json; charset=utf-8');
       return JSON.stringify(rewrite.json);
     }
     return payload;

@@ -3,7 +3,7 @@
  * once per base address (sandbox and live), each with its own store and key.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EnvironmentStore, type CustomerRecord, type TransactionRecord, type PhoneNumberRecord } from './store.ts';
+import type { EnvironmentStore, CustomerRecord, TransactionRecord, PhoneNumberRecord } from './store.ts';
 import {
   BadRequest,
   creationPhoneNumber,
@@ -56,23 +56,32 @@ function keyCheck(options: EnvironmentOptions) {
       throw new BadRequest('no secret key provided: send Authorization: Bearer <secret key>', 401, 'unauthorized');
     }
     const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match) throw new BadRequest('malformed Authorization header: expected "Bearer <secret key>"', 401, 'unauthorized');
+    if (!match)
+      throw new BadRequest('malformed Authorization header: expected "Bearer <secret key>"', 401, 'unauthorized');
     const key = match[1];
     if (key === options.key) return;
     for (const [environment, foreign] of Object.entries(options.foreignKeys)) {
       if (key === foreign)
-        throw new BadRequest(`this key belongs to the ${environment} environment, not ${options.store.environment}`, 401, 'unauthorized');
+        throw new BadRequest(
+          `this key belongs to the ${environment} environment, not ${options.store.environment}`,
+          401,
+          'unauthorized',
+        );
     }
     throw new BadRequest('invalid secret key', 401, 'unauthorized');
   };
 }
 
-function newCustomerFields(body: JsonObject, where: string): Omit<CustomerRecord, 'id' | 'account_id' | 'created_at' | 'updated_at'> {
+function newCustomerFields(
+  body: JsonObject,
+  where: string,
+): Omit<CustomerRecord, 'id' | 'account_id' | 'created_at' | 'updated_at'> {
   const email = optionalString(body, 'email', where);
   const firstname = optionalString(body, 'firstname', where);
   const lastname = optionalString(body, 'lastname', where);
   // null is not "not given" here: the reference mock reads the reference strictly (it passes --strict).
-  const phone: PhoneNumberRecord | null = body.phone_number === undefined ? null : creationPhoneNumber(body.phone_number, `${where}phone_number`);
+  const phone: PhoneNumberRecord | null =
+    body.phone_number === undefined ? null : creationPhoneNumber(body.phone_number, `${where}phone_number`);
   return { email: email ?? null, firstname: firstname ?? null, lastname: lastname ?? null, phone_number: phone };
 }
 
@@ -103,7 +112,8 @@ export function environmentRoutes(options: EnvironmentOptions) {
       const description = optionalString(body, 'description') ?? '';
       const callbackUrl = optionalString(body, 'callback_url') ?? '';
       // The reference mock reads "URL to receive transaction updates" strictly: a scheme and an address.
-      if (callbackUrl !== '' && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+\S*$/.test(callbackUrl)) throw new BadRequest('callback_url must be an absolute URL');
+      if (callbackUrl !== '' && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#]+\S*$/.test(callbackUrl))
+        throw new BadRequest('callback_url must be an absolute URL');
       const currencyField = body.currency;
       if (currencyField === undefined) throw new BadRequest('currency is required');
       const currencyObject = requireObject(currencyField, 'currency');
@@ -149,7 +159,8 @@ export function environmentRoutes(options: EnvironmentOptions) {
 
     app.post<{ Params: ModeParams }>('/transactions/:mode', async (request) => {
       const mode = request.params.mode;
-      if (!store.modes.has(mode)) throw new BadRequest(`unknown payment mode "${mode.slice(0, 40)}"`, 404, 'unknown_mode');
+      if (!store.modes.has(mode))
+        throw new BadRequest(`unknown payment mode "${mode.slice(0, 40)}"`, 404, 'unknown_mode');
       const body = requireObject(request.body, 'the request body');
       const token = sendToken(body);
       const phone = body.phone_number === undefined ? null : sendPhoneNumber(body.phone_number);
@@ -176,7 +187,11 @@ export function environmentRoutes(options: EnvironmentOptions) {
 
     // Unknown paths under this base address: 404 after authentication, in the same error shape.
     app.setNotFoundHandler(async (request) => {
-      throw new BadRequest(`no operation ${request.method} ${request.url.split('?')[0]?.slice(0, 100) ?? ''}`, 404, 'not_found');
+      throw new BadRequest(
+        `no operation ${request.method} ${request.url.split('?')[0]?.slice(0, 100) ?? ''}`,
+        404,
+        'not_found',
+      );
     });
   };
 }

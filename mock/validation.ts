@@ -36,7 +36,8 @@ export function optionalString(body: JsonObject, field: string, where = ''): str
 export function requiredInteger(body: JsonObject, field: string, where = ''): number {
   const value = body[field];
   if (value === undefined || value === null) throw new BadRequest(`${where}${field} is required`);
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new BadRequest(`${where}${field} must be an integer`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw new BadRequest(`${where}${field} must be an integer`);
   return value;
 }
 

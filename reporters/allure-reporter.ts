@@ -130,7 +130,10 @@ export default class AllureReporter implements Reporter {
       result.stage = Stage.FINISHED;
       if (run.retry > 0) result.parameters.push({ name: 'Retry', value: String(run.retry), excluded: true });
     });
-    for (const [name, chunks] of [['stdout', run.stdout], ['stderr', run.stderr]] as const) {
+    for (const [name, chunks] of [
+      ['stdout', run.stdout],
+      ['stderr', run.stderr],
+    ] as const) {
       if (chunks.length === 0) continue;
       const text = stripAnsi(chunks.map((chunk) => chunk.toString()).join(''));
       runtime.writeAttachment(uuid, null, name, Buffer.from(text, 'utf-8'), { contentType: ContentType.TEXT });

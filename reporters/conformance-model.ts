@@ -108,7 +108,8 @@ export interface RuleCoverage {
   totals: RuleTotals;
 }
 
-const ruleAtStart = /^(?:[A-Za-z]+: )?(?:precondition failed: )?([A-Z][A-Z0-9-]*) \((?:documented|inferred)\) violated by /;
+const ruleAtStart =
+  /^(?:[A-Za-z]+: )?(?:precondition failed: )?([A-Z][A-Z0-9-]*) \((?:documented|inferred)\) violated by /;
 
 /** The rule a failure message names at its start (see .work/contracts-between-parts.md), if any. */
 export function ruleNamedBy(message: string): string | undefined {
@@ -130,8 +131,10 @@ function outcomeOfCategory(category: FailureCategoryId): RuleOutcome {
  * limited, an error of the suite) decides nothing about the rule: it gets its own outcome.
  */
 export function outcomeForRule(test: TestRecord, ruleId: string): RuleOutcome {
-  if (test.outcome === 'skipped' && test.skipReason !== undefined && skippedAsUnreachable.test(test.skipReason)) return 'unavailable';
-  if ((test.outcome === 'passed' || test.outcome === 'flaky') && test.lenient?.some((entry) => entry.rule === ruleId)) return 'lenient';
+  if (test.outcome === 'skipped' && test.skipReason !== undefined && skippedAsUnreachable.test(test.skipReason))
+    return 'unavailable';
+  if ((test.outcome === 'passed' || test.outcome === 'flaky') && test.lenient?.some((entry) => entry.rule === ruleId))
+    return 'lenient';
   if (test.outcome !== 'failed' || !test.failure) return test.outcome;
   const { rules, unattributed } = test.failure;
   if (rules.includes(ruleId)) return 'failed';
@@ -164,10 +167,20 @@ export function operationsOfTestForRule(test: TestRecord, rule: Pick<Rule, 'oper
 
 export function totalsOf(tests: readonly TestRecord[]): Totals {
   const count = (outcome: Outcome): number => tests.filter((test) => test.outcome === outcome).length;
-  return { tests: tests.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), flaky: count('flaky') };
+  return {
+    tests: tests.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    flaky: count('flaky'),
+  };
 }
 
-export function buildMatrix(rules: readonly Rule[], operations: readonly string[], tests: readonly TestRecord[]): ConformanceMatrix {
+export function buildMatrix(
+  rules: readonly Rule[],
+  operations: readonly string[],
+  tests: readonly TestRecord[],
+): ConformanceMatrix {
   const cells: MatrixCell[] = [];
   for (const rule of rules) {
     const covering = tests.filter((test) => test.rules.includes(rule.id));
@@ -204,14 +217,21 @@ export function buildCoverage(rules: readonly Rule[], tests: readonly TestRecord
       section: rule.section,
       text: rule.text,
       operations: [...rule.operations],
-      verdict: covering.length === 0 ? 'not covered' : combineVerdicts(covering.map((test) => outcomeForRule(test, rule.id))),
+      verdict:
+        covering.length === 0 ? 'not covered' : combineVerdicts(covering.map((test) => outcomeForRule(test, rule.id))),
       tests: covering.map((test) => {
         const outcome = outcomeForRule(test, rule.id);
         return {
           title: test.title,
           location: test.location,
           outcome,
-          ...(test.failure ? { category: test.failure.category, categoryName: test.failure.categoryName, message: test.failure.message } : {}),
+          ...(test.failure
+            ? {
+                category: test.failure.category,
+                categoryName: test.failure.categoryName,
+                message: test.failure.message,
+              }
+            : {}),
           ...(outcome === 'blocked' && test.failure ? { blockedBy: test.failure.rules } : {}),
           ...(outcome === 'lenient' ? { lenient: test.lenient!.find((entry) => entry.rule === rule.id)!.note } : {}),
         };

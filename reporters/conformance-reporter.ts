@@ -55,7 +55,11 @@ function outcomeOf(test: TestCase): Outcome {
 export function recordOf(test: TestCase, rootDir: string): TestRecord {
   const last = test.results.at(-1);
   const annotations = [...test.annotations, ...(last?.annotations ?? [])];
-  const ruleIds = [...new Set(annotations.filter((annotation) => annotation.type === 'rule').map((annotation) => annotation.description ?? ''))];
+  const ruleIds = [
+    ...new Set(
+      annotations.filter((annotation) => annotation.type === 'rule').map((annotation) => annotation.description ?? ''),
+    ),
+  ];
   // Runtime annotations appear on the result and, at the end, on the test too: count each request once.
   const requests = recordedRequests(last?.annotations ?? test.annotations);
   const outcome = outcomeOf(test);
@@ -79,7 +83,9 @@ export function recordOf(test: TestCase, rootDir: string): TestRecord {
   }
   if (outcome === 'failed') {
     const errors = last?.errors.length ? last.errors : last?.error ? [last.error] : [];
-    const messages = errors.map((error) => redact(stripAnsi(error.message ?? error.value ?? 'an error without a message')));
+    const messages = errors.map((error) =>
+      redact(stripAnsi(error.message ?? error.value ?? 'an error without a message')),
+    );
     if (messages.length === 0) messages.push(`test ${last?.status ?? 'failed'} without an error message`);
     const named = messages.map(ruleNamedBy);
     const category = classifyFailure(messages[0]!);
@@ -164,7 +170,10 @@ export default class ConformanceReporter implements Reporter {
     // What --strict would fail, in the console summary too (the run still exits 0 for it).
     const warning = strictWarning(coverage);
     if (warning !== null) process.stdout.write(`${redact(warning)}\n`);
-    noteTiming({ firstTestBegan: this.firstTestBegan, lastTestEnded: this.lastTestEnded, reportersEnded: Date.now() }, runTimingFile({ PCS_OUTPUT_DIR: this.outputDir }));
+    noteTiming(
+      { firstTestBegan: this.firstTestBegan, lastTestEnded: this.lastTestEnded, reportersEnded: Date.now() },
+      runTimingFile({ PCS_OUTPUT_DIR: this.outputDir }),
+    );
   }
 
   printsToStdio(): boolean {

@@ -50,7 +50,12 @@ export interface RunHeader {
 }
 
 function headerLines(title: string, header: RunHeader): string[] {
-  return [`## ${title}`, '', `Target ${header.target} (${header.environment}), run ${header.runId}, ${header.finishedAt}.`, ''];
+  return [
+    `## ${title}`,
+    '',
+    `Target ${header.target} (${header.environment}), run ${header.runId}, ${header.finishedAt}.`,
+    '',
+  ];
 }
 
 export function renderMatrixMarkdown(matrix: ConformanceMatrix, header: RunHeader): string {
@@ -93,7 +98,9 @@ export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader
   const lines = headerLines('Rule coverage', header);
   lines.push(coverageTotalsLine(coverage), '', '| Rule | Kind | Verdict | Tests | Failure |', '|---|---|---|---|---|');
   for (const entry of coverage.rules) {
-    const failed = failingOutcomes.map((outcome) => entry.tests.find((test) => test.outcome === outcome)).find((test) => test !== undefined);
+    const failed = failingOutcomes
+      .map((outcome) => entry.tests.find((test) => test.outcome === outcome))
+      .find((test) => test !== undefined);
     const blocked = [...new Set(entry.tests.flatMap((test) => test.blockedBy ?? []))];
     const lenient = entry.tests.find((test) => test.lenient !== undefined)?.lenient;
     const failure =
@@ -109,7 +116,9 @@ export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader
   }
   lines.push(
     '',
-    coverage.uncovered.length === 0 ? 'Every rule of the catalogue is checked by at least one test.' : `Rules no test covers: ${coverage.uncovered.join(', ')}.`,
+    coverage.uncovered.length === 0
+      ? 'Every rule of the catalogue is checked by at least one test.'
+      : `Rules no test covers: ${coverage.uncovered.join(', ')}.`,
     '',
     `Legend: ${verdictLegend()} ${notCoveredSymbol} no test covers the rule.`,
     '',
@@ -127,7 +136,9 @@ export function strictWarning(coverage: RuleCoverage): string | null {
   const symbol = verdictDefinition('lenient').symbol;
   const lines = [
     `collect-conformance: warning: ${lenient.length} rule(s) passed only because the target accepted input the reference leaves open to a lenient reading; --strict fails them:`,
-    ...lenient.map((entry) => `  ${symbol} ${entry.id}: ${entry.tests.find((test) => test.lenient !== undefined)?.lenient ?? ''}`.slice(0, 400)),
+    ...lenient.map((entry) =>
+      `  ${symbol} ${entry.id}: ${entry.tests.find((test) => test.lenient !== undefined)?.lenient ?? ''}`.slice(0, 400),
+    ),
   ];
   return lines.join('\n');
 }

@@ -18,7 +18,9 @@ export function parseStatusAnnotation(description: string | undefined): Recorded
 }
 
 /** The requests recorded in a list of annotations, in order. */
-export function recordedRequests(annotations: ReadonlyArray<{ type: string; description?: string }>): RecordedRequest[] {
+export function recordedRequests(
+  annotations: ReadonlyArray<{ type: string; description?: string }>,
+): RecordedRequest[] {
   return annotations
     .filter((annotation) => annotation.type === 'status')
     .map((annotation) => parseStatusAnnotation(annotation.description))

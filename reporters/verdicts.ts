@@ -26,17 +26,38 @@ export interface VerdictDefinition {
 /** In order of precedence: when a rule has several tests, the first verdict any of them gives wins. */
 export const verdicts: readonly VerdictDefinition[] = [
   { id: 'fail', symbol: '❌', label: 'fail', meaning: 'the target broke the rule (non-conformance)' },
-  { id: 'suite-error', symbol: '🐞', label: 'suite error', meaning: 'a test could not decide because of an error of the suite itself, not a verdict on the target' },
-  { id: 'unavailable', symbol: '🔌', label: 'target unavailable', meaning: 'a test could not decide: the target was unreachable, timed out or answered 502/503/504' },
-  { id: 'rate-limited', symbol: '🚦', label: 'rate limited', meaning: 'a test could not decide: the target kept answering 429' },
+  {
+    id: 'suite-error',
+    symbol: '🐞',
+    label: 'suite error',
+    meaning: 'a test could not decide because of an error of the suite itself, not a verdict on the target',
+  },
+  {
+    id: 'unavailable',
+    symbol: '🔌',
+    label: 'target unavailable',
+    meaning: 'a test could not decide: the target was unreachable, timed out or answered 502/503/504',
+  },
+  {
+    id: 'rate-limited',
+    symbol: '🚦',
+    label: 'rate limited',
+    meaning: 'a test could not decide: the target kept answering 429',
+  },
   {
     id: 'lenient',
     symbol: '🟡',
     label: 'lenient pass',
-    meaning: 'passed because the target accepted input the reference leaves open only to a lenient reading (null as "not given", a coercion, another Content-Type, its prose read as a constraint): conforming by default, --strict fails it',
+    meaning:
+      'passed because the target accepted input the reference leaves open only to a lenient reading (null as "not given", a coercion, another Content-Type, its prose read as a constraint): conforming by default, --strict fails it',
   },
   { id: 'pass', symbol: '✅', label: 'pass', meaning: 'every test of the rule passed' },
-  { id: 'skip', symbol: '⏭️', label: 'skip', meaning: 'not checked (skipped, or blocked by another rule that failed first)' },
+  {
+    id: 'skip',
+    symbol: '⏭️',
+    label: 'skip',
+    meaning: 'not checked (skipped, or blocked by another rule that failed first)',
+  },
 ];
 
 export const notCoveredSymbol = '⚠️';

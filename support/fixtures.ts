@@ -42,7 +42,8 @@ export { precondition, PreconditionError } from './judgment/expect-rule.ts';
 
 /** Judges a step the test needs (support/judgment/registry.ts): the first rule it breaks is a precondition. */
 export function preconditionAnswer(exchange: Exchange, expectation: Expectation): void {
-  for (const judgement of judgeAnswer(exchange, expectation)) precondition(judgement.rule, exchange, judgement.violations);
+  for (const judgement of judgeAnswer(exchange, expectation))
+    precondition(judgement.rule, exchange, judgement.violations);
 }
 
 /** Skips a test that creates or deletes something when the target is live without PCS_ALLOW_LIVE_WRITES=yes. */
@@ -118,7 +119,9 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
     const unjudged = client.unjudged(wasJudged);
     if (testInfo.status === 'passed' && unjudged.length > 0) {
       const list = unjudged.map((exchange) => `${exchange.method} ${exchange.path} → ${exchange.status}`).join(', ');
-      throw new Error(`suite error: the test did not judge ${unjudged.length} answer(s) (${list}): judge each with expectAnswer`);
+      throw new Error(
+        `suite error: the test did not judge ${unjudged.length} answer(s) (${list}): judge each with expectAnswer`,
+      );
     }
   },
 
@@ -148,7 +151,11 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
         // Customer fields without, then with, a phone number (string, then number form).
         const minimal = customerBody(target);
         const phone = creationPhoneNumber(target);
-        const attempts = [minimal, { ...minimal, phone_number: { ...phone, number: String(phone.number) } }, { ...minimal, phone_number: phone }];
+        const attempts = [
+          minimal,
+          { ...minimal, phone_number: { ...phone, number: String(phone.number) } },
+          { ...minimal, phone_number: phone },
+        ];
         let exchange: Exchange | undefined;
         for (const body of attempts) {
           exchange = await api.call('createCustomer', { body });
@@ -162,7 +169,15 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
         );
         precondition('CUSTOMER-DELETE-204', answer, [
           ...statusIsSuccess(answer),
-          ...(id === undefined ? [{ location: 'body /id', expected: 'an integer customer id', actual: answer.bodyText.slice(0, 120) || 'empty' }] : []),
+          ...(id === undefined
+            ? [
+                {
+                  location: 'body /id',
+                  expected: 'an integer customer id',
+                  actual: answer.bodyText.slice(0, 120) || 'empty',
+                },
+              ]
+            : []),
         ]);
         created.push(id!);
         return { id: id!, exchange: answer };
@@ -170,7 +185,9 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
     });
     // Delete what is left: customers the test did not delete itself with a 204.
     const deleted = new Set(
-      api.exchanges.filter((exchange) => exchange.operation === 'deleteCustomer' && exchange.status === 204).map((exchange) => exchange.path),
+      api.exchanges
+        .filter((exchange) => exchange.operation === 'deleteCustomer' && exchange.status === 204)
+        .map((exchange) => exchange.path),
     );
     for (const id of created) {
       if (!deleted.has(`/customers/${id}`)) await api.call('deleteCustomer', { params: { id }, quiet: true });

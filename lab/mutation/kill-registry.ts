@@ -13,7 +13,11 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 
 export function readKilled(file: string | undefined): Set<string> {
   if (file === undefined || !existsSync(file)) return new Set();
-  return new Set(readFileSync(file, 'utf8').split('\n').filter((line) => line !== ''));
+  return new Set(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  );
 }
 
 interface BatchMetadata {

@@ -30,17 +30,27 @@ export function batches(assignments: Assignment[], prefix: string): MutationPlan
       batch.grep.push(test.grep);
     }
   }
-  return packed.map((batch, index) => ({ name: `${prefix} ${index + 1}`, behaviourByTest: batch.byTest, expectFailure: true, grep: batch.grep }));
+  return packed.map((batch, index) => ({
+    name: `${prefix} ${index + 1}`,
+    behaviourByTest: batch.byTest,
+    expectFailure: true,
+    grep: batch.grep,
+  }));
 }
 
 /** Outcomes of batch projects, re-labelled with the mutant each test ran against (plus a suffix). */
-export function attribute(outcomes: TestOutcome[], batchProjects: MutationPlanProject[], suffix: string): TestOutcome[] {
+export function attribute(
+  outcomes: TestOutcome[],
+  batchProjects: MutationPlanProject[],
+  suffix: string,
+): TestOutcome[] {
   const byName = new Map(batchProjects.map((project) => [project.name, project.behaviourByTest ?? {}]));
   return outcomes.map((outcome) => {
     const byTest = byName.get(outcome.project);
     if (!byTest) return outcome;
     const mutant = byTest[outcome.id];
-    if (mutant === undefined) throw new Error(`test ${outcome.id} ran in ${outcome.project} without an assigned mutant`);
+    if (mutant === undefined)
+      throw new Error(`test ${outcome.id} ran in ${outcome.project} without an assigned mutant`);
     return { ...outcome, project: `${mutant}${suffix}` };
   });
 }
@@ -77,4 +87,3 @@ export function ruleTests(target: RuleTarget, reference: TestOutcome[]): TestOut
   const focused = tagged.filter((outcome) => !isBroad(outcome));
   return focused.length > 0 ? focused : tagged;
 }
-

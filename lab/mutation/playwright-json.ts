@@ -87,9 +87,14 @@ export function readReport(file: string): { outcomes: TestOutcome[]; errors: str
       const titlePath = [...path, spec.title];
       for (const test of spec.tests) {
         const last = test.results[test.results.length - 1];
-        const annotations = [...(test.annotations ?? []), ...test.results.flatMap((result) => result.annotations ?? [])];
+        const annotations = [
+          ...(test.annotations ?? []),
+          ...test.results.flatMap((result) => result.annotations ?? []),
+        ];
         const operations = [
-          ...new Set(annotations.filter((a) => a.type === 'status' && a.description).map((a) => a.description!.split(' ')[0]!)),
+          ...new Set(
+            annotations.filter((a) => a.type === 'status' && a.description).map((a) => a.description!.split(' ')[0]!),
+          ),
         ];
         const status = outcomeOf(test);
         outcomes.push({
@@ -109,12 +114,16 @@ export function readReport(file: string): { outcomes: TestOutcome[]; errors: str
     for (const child of suite.suites ?? []) walk(child, [...path, child.title], fileName);
   };
   for (const fileSuite of report.suites ?? []) walk(fileSuite, [fileSuite.title], fileSuite.title);
-  return { outcomes, errors: (report.errors ?? []).map((error) => stripAnsi(error.message ?? 'unknown error').split('\n')[0]!) };
+  return {
+    outcomes,
+    errors: (report.errors ?? []).map((error) => stripAnsi(error.message ?? 'unknown error').split('\n')[0]!),
+  };
 }
 
 /** The rule id a failure message names: "<RULE-ID> (kind) violated by ..." or "precondition failed: <RULE-ID> ...". */
 export function ruleOfMessage(message: string | undefined): string | undefined {
   if (message === undefined) return undefined;
-  const match = /^(?:\w*Error: )?(?:precondition failed: )?([A-Z][A-Z0-9-]+) \((?:documented|inferred)\) violated by/.exec(message);
+  const match =
+    /^(?:\w*Error: )?(?:precondition failed: )?([A-Z][A-Z0-9-]+) \((?:documented|inferred)\) violated by/.exec(message);
   return match?.[1];
 }

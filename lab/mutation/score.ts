@@ -110,7 +110,8 @@ function byProjectOf(outcomes: TestOutcome[]): Map<string, TestOutcome[]> {
   return byProject;
 }
 
-const percentOf = (killed: number, total: number): number => (total === 0 ? 0 : Math.round((killed / total) * 1000) / 10);
+const percentOf = (killed: number, total: number): number =>
+  total === 0 ? 0 : Math.round((killed / total) * 1000) / 10;
 
 export function computeScore(
   mutants: Mutant[],
@@ -140,17 +141,27 @@ export function computeScore(
   return {
     generatedAt: new Date().toISOString(),
     wallSeconds: timing.wallSeconds,
-    phases: { referenceSeconds: timing.referenceSeconds, ruleTestsSeconds: timing.ruleTestsSeconds, coveringTestsSeconds: timing.coveringTestsSeconds },
+    phases: {
+      referenceSeconds: timing.referenceSeconds,
+      ruleTestsSeconds: timing.ruleTestsSeconds,
+      coveringTestsSeconds: timing.coveringTestsSeconds,
+    },
     testsExecuted: [...outcomes.default, ...outcomes.strict].filter((outcome) => outcome.status !== 'skipped').length,
     score: { killed: killed.length, total: results.length, percent: percentOf(killed.length, results.length) },
     equivalent: mutants.flatMap(({ name, rule, equivalent: reason }) => (reason ? [{ name, rule, reason }] : [])),
     survivors: results.filter((result) => !result.killed),
     killed,
-    killedOnlyBySuiteErrors: killed.filter((result) => result.caughtBy.every((c) => c.rule === undefined)).map((result) => result.name),
+    killedOnlyBySuiteErrors: killed
+      .filter((result) => result.caughtBy.every((c) => c.rule === undefined))
+      .map((result) => result.name),
     variants: variantResults,
     falsePositives: variantResults.filter((variant) => !variant.passed).length,
     strict: {
-      score: { killed: strictKilled.length, total: strictResults.length + lenient.length, percent: percentOf(strictKilled.length, strictResults.length + lenient.length) },
+      score: {
+        killed: strictKilled.length,
+        total: strictResults.length + lenient.length,
+        percent: percentOf(strictKilled.length, strictResults.length + lenient.length),
+      },
       survivors: [...strictResults, ...lenient].filter((result) => !result.killed),
       killed: strictResults.filter((result) => result.killed),
       lenientVariants: lenient,
@@ -180,31 +191,67 @@ export function renderMarkdown(score: MutationScore): string {
   if (score.survivors.length === 0) lines.push('None: every non-equivalent mutant is killed.');
   else {
     lines.push('| Mutant | Rule it breaks | Operator | Tests run | What it does |', '|---|---|---|---|---|');
-    for (const s of score.survivors) lines.push(`| ${s.name} | ${s.rule} | ${s.operator} | ${s.testsRun} | ${cell(s.description)} |`);
+    for (const s of score.survivors)
+      lines.push(`| ${s.name} | ${s.rule} | ${s.operator} | ${s.testsRun} | ${cell(s.description)} |`);
   }
   lines.push('', '## With --strict', '');
   if (score.strict.survivors.length === 0) lines.push('Every mutant and every lenient variant fails with --strict.');
   else {
-    lines.push('Survivors with --strict:', '', '| Mutant or lenient variant | Rule | Tests run | What it does |', '|---|---|---|---|');
-    for (const s of score.strict.survivors) lines.push(`| ${s.name} | ${s.rule} | ${s.testsRun} | ${cell(s.description)} |`);
+    lines.push(
+      'Survivors with --strict:',
+      '',
+      '| Mutant or lenient variant | Rule | Tests run | What it does |',
+      '|---|---|---|---|',
+    );
+    for (const s of score.strict.survivors)
+      lines.push(`| ${s.name} | ${s.rule} | ${s.testsRun} | ${cell(s.description)} |`);
   }
   lines.push('', '| Lenient variant | Rule --strict names | Killed with --strict | Caught by |', '|---|---|---|---|');
   for (const v of score.strict.lenientVariants) {
-    lines.push(`| ${v.name} | ${v.rule} | ${v.killed ? 'yes' : '**no**'} | ${cell(v.caughtBy.slice(0, 2).map((c) => `${c.test} (${c.rule ?? 'suite error'})`).join('<br>')) || '—'} |`);
+    lines.push(
+      `| ${v.name} | ${v.rule} | ${v.killed ? 'yes' : '**no**'} | ${
+        cell(
+          v.caughtBy
+            .slice(0, 2)
+            .map((c) => `${c.test} (${c.rule ?? 'suite error'})`)
+            .join('<br>'),
+        ) || '—'
+      } |`,
+    );
   }
   const strictKilledNames = new Set(score.strict.killed.map((k) => k.name));
-  lines.push('', '## Conforming variants (the suite must pass each in the default mode)', '', '| Variant | Behaviour | Tests run | Result | Failing tests |', '|---|---|---|---|---|');
+  lines.push(
+    '',
+    '## Conforming variants (the suite must pass each in the default mode)',
+    '',
+    '| Variant | Behaviour | Tests run | Result | Failing tests |',
+    '|---|---|---|---|---|',
+  );
   for (const v of score.variants) {
     const failing = v.failures.map((f) => `${f.test}: ${f.message.slice(0, 160)}`).join('<br>');
-    lines.push(`| ${v.name} | ${cell(v.description)} | ${v.testsRun} | ${v.passed ? 'pass' : '**FAIL (false positive)**'} | ${cell(failing) || '—'} |`);
+    lines.push(
+      `| ${v.name} | ${cell(v.description)} | ${v.testsRun} | ${v.passed ? 'pass' : '**FAIL (false positive)**'} | ${cell(failing) || '—'} |`,
+    );
   }
   if (score.killedOnlyBySuiteErrors.length > 0) {
-    lines.push('', '## Killed only by errors of the suite', '', 'These mutants made tests fail with a message that names no rule (an error of the suite, not a rule violation):', '');
+    lines.push(
+      '',
+      '## Killed only by errors of the suite',
+      '',
+      'These mutants made tests fail with a message that names no rule (an error of the suite, not a rule violation):',
+      '',
+    );
     for (const name of score.killedOnlyBySuiteErrors) lines.push(`- ${name}`);
   }
   const byOthers = score.killed.filter((k) => k.killedBy === 'other tests');
   if (byOthers.length > 0) {
-    lines.push('', '## Killed, but not by a test of the rule they break', '', 'The tests tagged with the rule passed; other tests calling the same operations caught the mutant:', '');
+    lines.push(
+      '',
+      '## Killed, but not by a test of the rule they break',
+      '',
+      'The tests tagged with the rule passed; other tests calling the same operations caught the mutant:',
+      '',
+    );
     for (const k of byOthers) lines.push(`- ${k.name} (${k.rule})`);
   }
   lines.push(
@@ -219,9 +266,17 @@ export function renderMarkdown(score: MutationScore): string {
   for (const k of score.killed) {
     const shown = k.caughtBy.slice(0, 4).map((c) => `${c.test} (${c.rule ?? 'suite error'})`);
     if (k.caughtBy.length > 4) shown.push(`and ${k.caughtBy.length - 4} more`);
-    lines.push(`| ${k.name} | ${k.rule} | yes | ${strictKilledNames.has(k.name) ? 'yes' : '**no**'} | ${cell(shown.join('<br>'))} |`);
+    lines.push(
+      `| ${k.name} | ${k.rule} | yes | ${strictKilledNames.has(k.name) ? 'yes' : '**no**'} | ${cell(shown.join('<br>'))} |`,
+    );
   }
-  lines.push('', '## Equivalent mutants (not counted)', '', '| Mutant | Rule | Why no request can observe it |', '|---|---|---|');
+  lines.push(
+    '',
+    '## Equivalent mutants (not counted)',
+    '',
+    '| Mutant | Rule | Why no request can observe it |',
+    '|---|---|---|',
+  );
   for (const e of score.equivalent) lines.push(`| ${e.name} | ${e.rule} | ${cell(e.reason)} |`);
   lines.push('');
   return lines.join('\n');

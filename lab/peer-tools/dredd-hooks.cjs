@@ -5,7 +5,7 @@ const hooks = require('hooks');
 
 let state = {};
 
-hooks.beforeAll((transactions, done) => {
+hooks.beforeAll((_transactions, done) => {
   state = {};
   done();
 });
@@ -21,8 +21,10 @@ hooks.beforeEach((transaction, done) => {
     transaction.request.uri = transaction.request.uri.replace(pattern, (_, prefix) => `${prefix}${value}`);
     transaction.fullPath = transaction.fullPath.replace(pattern, (_, prefix) => `${prefix}${value}`);
   };
-  if (method === 'DELETE' && /\/customers\/\d+$/.test(transaction.request.uri)) replaceId(/(\/customers\/)\d+$/, state.customerId);
-  if (method === 'POST' && /\/transactions\/\d+\/token$/.test(transaction.request.uri)) replaceId(/(\/transactions\/)\d+(?=\/token$)/, state.transactionId);
+  if (method === 'DELETE' && /\/customers\/\d+$/.test(transaction.request.uri))
+    replaceId(/(\/customers\/)\d+$/, state.customerId);
+  if (method === 'POST' && /\/transactions\/\d+\/token$/.test(transaction.request.uri))
+    replaceId(/(\/transactions\/)\d+(?=\/token$)/, state.transactionId);
   if (method === 'POST' && /\/transactions\/mtn$/.test(transaction.request.uri) && state.token !== undefined) {
     const body = JSON.parse(transaction.request.body);
     body.token = state.token;
@@ -34,7 +36,7 @@ hooks.beforeEach((transaction, done) => {
 hooks.afterEach((transaction, done) => {
   let body;
   try {
-    body = JSON.parse(transaction.real && transaction.real.body);
+    body = JSON.parse(transaction.real?.body);
   } catch {
     return done();
   }

@@ -14,6 +14,8 @@ export function ensurePeersInstalled(): boolean {
   if (existsSync(`${peersDir}node_modules`)) return true;
   process.stderr.write('installing the peer tools into lab/peer-tools/ (npm ci --prefix lab/peer-tools), once...\n');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['ci', '--prefix', peersDir, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: 'inherit' });
+  const result = spawnSync(npm, ['ci', '--prefix', peersDir, '--no-audit', '--no-fund', '--loglevel=error'], {
+    stdio: 'inherit',
+  });
   return result.status === 0 && existsSync(`${peersDir}node_modules`);
 }

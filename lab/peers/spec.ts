@@ -11,7 +11,8 @@ import { openapiFile } from '../../mock/mutants/contract.ts';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const isObject = (value: Json | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function openapi31(): JsonObject {
   return JSON.parse(readFileSync(openapiFile, 'utf8')) as JsonObject;
@@ -85,9 +86,17 @@ export function openapi30(examples: { customerEmail: string; transaction: JsonOb
       for (const parameter of Array.isArray(op.parameters) ? op.parameters : []) {
         if (isObject(parameter)) parameter.example = parameter.name === 'mode' ? 'mtn' : 1;
       }
-      const media = isObject(op.requestBody) && isObject(op.requestBody.content) ? op.requestBody.content['application/json'] : undefined;
+      const media =
+        isObject(op.requestBody) && isObject(op.requestBody.content)
+          ? op.requestBody.content['application/json']
+          : undefined;
       if (isObject(media)) {
-        media.example = id === 'createTransaction' ? examples.transaction : id === 'sendTransaction' ? examples.send : { email: examples.customerEmail };
+        media.example =
+          id === 'createTransaction'
+            ? examples.transaction
+            : id === 'sendTransaction'
+              ? examples.send
+              : { email: examples.customerEmail };
       }
     }
   }

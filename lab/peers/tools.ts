@@ -34,12 +34,18 @@ export interface PeerTool {
 }
 
 export function peersInstalled(): boolean {
-  return ['@apideck/portman', 'newman', '@stoplight/prism-cli', 'dredd', 'tslib'].every((name) => existsSync(join(peersDir, 'node_modules', name, 'package.json')));
+  return ['@apideck/portman', 'newman', '@stoplight/prism-cli', 'dredd', 'tslib'].every((name) =>
+    existsSync(join(peersDir, 'node_modules', name, 'package.json')),
+  );
 }
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-8000)));
     child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-8000)));
@@ -58,7 +64,10 @@ interface NewmanSummary {
   run: { failures: NewmanFailure[] };
 }
 
-type NewmanRun = (options: Record<string, unknown>, callback: (error: Error | null, summary: NewmanSummary) => void) => void;
+type NewmanRun = (
+  options: Record<string, unknown>,
+  callback: (error: Error | null, summary: NewmanSummary) => void,
+) => void;
 
 /** Portman generates a Postman collection with contract tests from the document; Newman runs it. */
 export function portmanNewman(): PeerTool {
@@ -72,8 +81,15 @@ export function portmanNewman(): PeerTool {
       writeFileSync(spec, JSON.stringify(openapi31ConcreteCodes()));
       const output = join(work, 'portman-collection.json');
       const portman = join(peersDir, 'node_modules', '.bin', 'portman');
-      const result = await run(portman, ['-l', spec, '-b', 'http://127.0.0.1:1/v1', '-c', join(peersDir, 'portman-config.json'), '-o', output], work);
-      if (!existsSync(output)) throw new Error(`portman wrote no collection (exit ${result.code}): ${result.output.trim().split('\n').slice(-3).join(' / ')}`);
+      const result = await run(
+        portman,
+        ['-l', spec, '-b', 'http://127.0.0.1:1/v1', '-c', join(peersDir, 'portman-config.json'), '-o', output],
+        work,
+      );
+      if (!existsSync(output))
+        throw new Error(
+          `portman wrote no collection (exit ${result.code}): ${result.output.trim().split('\n').slice(-3).join(' / ')}`,
+        );
       collection = JSON.parse(readFileSync(output, 'utf8'));
       newmanRun = (requirePeer('newman') as { run: NewmanRun }).run;
     },
@@ -91,7 +107,12 @@ export function portmanNewman(): PeerTool {
           },
           (error, summary) => {
             if (error) return fail(error);
-            done(summary.run.failures.map((failure) => `${failure.source?.name ?? '?'}: ${failure.error?.test ?? failure.error?.message ?? 'failure'}`));
+            done(
+              summary.run.failures.map(
+                (failure) =>
+                  `${failure.source?.name ?? '?'}: ${failure.error?.test ?? failure.error?.message ?? 'failure'}`,
+              ),
+            );
           },
         );
       });
@@ -127,11 +148,15 @@ export function prismProxy(): PeerTool {
       writeFileSync(spec, JSON.stringify(openapi31()));
       port = await freePort();
       const prism = join(peersDir, 'node_modules', '.bin', 'prism');
-      child = spawn(prism, ['proxy', spec, `${upstream.origin}/v1`, '--errors', '--host', '127.0.0.1', '--port', String(port)], {
-        cwd: work,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, FORCE_COLOR: '0' },
-      });
+      child = spawn(
+        prism,
+        ['proxy', spec, `${upstream.origin}/v1`, '--errors', '--host', '127.0.0.1', '--port', String(port)],
+        {
+          cwd: work,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, FORCE_COLOR: '0' },
+        },
+      );
       let log = '';
       const ready = new Promise<void>((done, fail) => {
         const timer = setTimeout(() => fail(new Error(`prism did not start in 60 s: ${log.slice(-300)}`)), 60_000);
@@ -149,9 +174,15 @@ export function prismProxy(): PeerTool {
       await ready;
     },
     async check(target) {
-      const through: TrafficTarget = { baseUrl: `http://127.0.0.1:${port}`, key: target.key, mutantHeader: target.mutantHeader };
+      const through: TrafficTarget = {
+        baseUrl: `http://127.0.0.1:${port}`,
+        key: target.key,
+        mutantHeader: target.mutantHeader,
+      };
       const exchanges = await probeTraffic(through);
-      return exchanges.filter((exchange) => exchange.violations !== undefined).map((exchange) => `${exchange.label}: ${exchange.violations}`);
+      return exchanges
+        .filter((exchange) => exchange.violations !== undefined)
+        .map((exchange) => `${exchange.label}: ${exchange.violations}`);
     },
     async teardown() {
       if (child && child.exitCode === null) {
@@ -169,7 +200,9 @@ interface DreddStats {
   errors: number;
 }
 
-type DreddConstructor = new (config: Record<string, unknown>) => {
+type DreddConstructor = new (
+  config: Record<string, unknown>,
+) => {
   run(callback: (error: Error | null, stats: DreddStats) => void): void;
 };
 
@@ -188,7 +221,12 @@ export function dredd(): PeerTool {
         JSON.stringify(
           openapi30({
             customerEmail: 'peer-bench@example.com',
-            transaction: { description: 'peer benchmark', amount: 1500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/callback' },
+            transaction: {
+              description: 'peer benchmark',
+              amount: 1500,
+              currency: { iso: 'XOF' },
+              callback_url: 'https://example.com/callback',
+            },
             send: { token: 'TOKEN', phone_number: { number: '+22997000001', country: 'BJ' } },
           }),
         ),
@@ -210,18 +248,24 @@ export function dredd(): PeerTool {
           color: false,
         });
         // Dredd reports each failing transaction on its emitter; the names are what the table counts.
-        const emitter = (dreddRun as unknown as { configuration?: { emitter?: NodeJS.EventEmitter } }).configuration?.emitter;
+        const emitter = (dreddRun as unknown as { configuration?: { emitter?: NodeJS.EventEmitter } }).configuration
+          ?.emitter;
         // Title and message: Dredd fails some transactions against the reference already (its exact
         // Content-Type match), so a mutant is seen by the new messages it adds.
-        emitter?.on('test fail', (test: { title?: string; message?: string }) => failures.push(`${test.title ?? 'transaction'}: ${test.message ?? ''}`));
-        emitter?.on('test error', (_error: unknown, test: { title?: string }) => failures.push(`${test.title ?? 'transaction'} (error)`));
+        emitter?.on('test fail', (test: { title?: string; message?: string }) =>
+          failures.push(`${test.title ?? 'transaction'}: ${test.message ?? ''}`),
+        );
+        emitter?.on('test error', (_error: unknown, test: { title?: string }) =>
+          failures.push(`${test.title ?? 'transaction'} (error)`),
+        );
         // Dredd prints its summary whatever the reporter options say: muted while it runs, so the table stays readable.
         const write = process.stdout.write;
         process.stdout.write = (() => true) as typeof process.stdout.write;
         dreddRun.run((error, stats) => {
           process.stdout.write = write;
           if (error) return fail(error);
-          if (failures.length === 0 && stats.failures + stats.errors > 0) failures.push(`${stats.failures} failures, ${stats.errors} errors`);
+          if (failures.length === 0 && stats.failures + stats.errors > 0)
+            failures.push(`${stats.failures} failures, ${stats.errors} errors`);
           done(failures);
         });
       });

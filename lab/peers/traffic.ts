@@ -22,7 +22,13 @@ const requestTimeoutMs = 10_000;
 
 export async function probeTraffic(target: TrafficTarget): Promise<ProxiedExchange[]> {
   const exchanges: ProxiedExchange[] = [];
-  const call = async (label: string, method: string, path: string, body?: unknown, key = target.key): Promise<unknown> => {
+  const call = async (
+    label: string,
+    method: string,
+    path: string,
+    body?: unknown,
+    key = target.key,
+  ): Promise<unknown> => {
     const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${key}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (target.mutantHeader) headers['x-pcs-mutant'] = target.mutantHeader;
@@ -40,7 +46,9 @@ export async function probeTraffic(target: TrafficTarget): Promise<ProxiedExchan
       json = undefined;
     }
     const header = response.headers.get('sl-violations');
-    const problem = (response.headers.get('content-type') ?? '').includes('problem+json') && /stoplight\.io\/prism\/errors/.test(text);
+    const problem =
+      (response.headers.get('content-type') ?? '').includes('problem+json') &&
+      /stoplight\.io\/prism\/errors/.test(text);
     exchanges.push({
       label,
       status: response.status,
@@ -61,14 +69,23 @@ export async function probeTraffic(target: TrafficTarget): Promise<ProxiedExchan
   });
   const link = await call('getPaymentLink', 'POST', `/transactions/${idOf(transaction)}/token`);
   const token = (link as { token?: unknown } | undefined)?.token ?? '0';
-  await call('sendTransaction', 'POST', '/transactions/mtn', { token, phone_number: { number: '+22997000001', country: 'BJ' } });
+  await call('sendTransaction', 'POST', '/transactions/mtn', {
+    token,
+    phone_number: { number: '+22997000001', country: 'BJ' },
+  });
   await call('getBalance', 'GET', '/balances/1');
   await call('getCurrency', 'GET', '/currencies/1');
 
   const wrong = 'not-the-account-key';
   const other = await call('createCustomer (second)', 'POST', '/customers', customerBody(2));
   await call('deleteCustomer with a wrong key', 'DELETE', `/customers/${idOf(other)}`, undefined, wrong);
-  await call('createTransaction with a wrong key', 'POST', '/transactions', { description: 'x', amount: 1500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb' }, wrong);
+  await call(
+    'createTransaction with a wrong key',
+    'POST',
+    '/transactions',
+    { description: 'x', amount: 1500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb' },
+    wrong,
+  );
   await call('getPaymentLink with a wrong key', 'POST', `/transactions/${idOf(transaction)}/token`, undefined, wrong);
   await call('sendTransaction with a wrong key', 'POST', '/transactions/mtn', { token }, wrong);
   await call('getBalance with a wrong key', 'GET', '/balances/1', undefined, wrong);

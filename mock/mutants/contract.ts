@@ -77,7 +77,14 @@ function fieldType(schema: SchemaObject): { type: FieldType; nullable: boolean }
   const nullable = types.includes('null');
   const main = types.find((type) => type !== 'null');
   if (main === 'string' && schema.format === 'date-time') return { type: 'date-time', nullable };
-  if (main === 'integer' || main === 'string' || main === 'array' || main === 'boolean' || main === 'object' || main === 'number') {
+  if (
+    main === 'integer' ||
+    main === 'string' ||
+    main === 'array' ||
+    main === 'boolean' ||
+    main === 'object' ||
+    main === 'number'
+  ) {
     return { type: main, nullable };
   }
   throw new Error(`specs/openapi.json: a documented field has no usable type (${JSON.stringify(schema.type)})`);
@@ -93,7 +100,8 @@ export function documentedResponses(): DocumentedResponse[] {
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const successKey = Object.keys(op.responses).find((status) => status.startsWith('2'));
-      if (successKey === undefined) throw new Error(`specs/openapi.json: ${op.operationId} documents no success response`);
+      if (successKey === undefined)
+        throw new Error(`specs/openapi.json: ${op.operationId} documents no success response`);
       const media = op.responses[successKey]?.content?.['application/json']?.schema;
       let schemaName: string | undefined;
       let array = false;

@@ -103,7 +103,11 @@ export type LenientVariant = Variant & { strictKills: string };
 
 export const isLenient = (variant: Variant): variant is LenientVariant => variant.strictKills !== undefined;
 
-export function errorJson(status: number, code: string, message: string): { error: { status: number; code: string; message: string } } {
+export function errorJson(
+  status: number,
+  code: string,
+  message: string,
+): { error: { status: number; code: string; message: string } } {
   return { error: { status, code, message } };
 }
 

@@ -26,7 +26,9 @@ const otherDateFormat = (value: unknown): string => {
 
 /** The type changes that apply to a field of a documented type. */
 const typeChanges: Record<FieldType, TypeChange[]> = {
-  integer: [{ name: 'integer-to-string', description: 'integer sent as a string of digits', change: (v) => String(v ?? 1) }],
+  integer: [
+    { name: 'integer-to-string', description: 'integer sent as a string of digits', change: (v) => String(v ?? 1) },
+  ],
   number: [{ name: 'number-to-string', description: 'number sent as a string', change: (v) => String(v ?? 1) }],
   string: [
     {
@@ -49,10 +51,22 @@ const typeChanges: Record<FieldType, TypeChange[]> = {
       description: 'array sent as an object keyed by index',
       change: (v) => Object.fromEntries((Array.isArray(v) ? v : []).map((item, index) => [String(index), item])),
     },
-    { name: 'array-to-joined-string', description: 'array sent as a comma-joined string', change: (v) => (Array.isArray(v) ? v.join(',') : '') },
+    {
+      name: 'array-to-joined-string',
+      description: 'array sent as a comma-joined string',
+      change: (v) => (Array.isArray(v) ? v.join(',') : ''),
+    },
   ],
-  boolean: [{ name: 'boolean-to-string', description: 'boolean sent as the string "true"/"false"', change: (v) => String(v ?? false) }],
-  object: [{ name: 'object-to-string', description: 'object sent as a JSON string', change: (v) => JSON.stringify(v ?? {}) }],
+  boolean: [
+    {
+      name: 'boolean-to-string',
+      description: 'boolean sent as the string "true"/"false"',
+      change: (v) => String(v ?? false),
+    },
+  ],
+  object: [
+    { name: 'object-to-string', description: 'object sent as a JSON string', change: (v) => JSON.stringify(v ?? {}) },
+  ],
 };
 
 /**
@@ -112,7 +126,9 @@ function fieldMutants(response: DocumentedResponse, field: DocumentedField): Mut
       rule: eventFieldRules[op]?.[field.name] ?? shape,
       ...(field.required || eventFieldRules[op]?.[field.name] !== undefined
         ? {}
-        : { equivalent: `${field.name} is optional in ${response.schemaName}: absent until its event (or never documented as required), its absence conforms` }),
+        : {
+            equivalent: `${field.name} is optional in ${response.schemaName}: absent until its event (or never documented as required), its absence conforms`,
+          }),
       create: () => ({
         onSend: (context) =>
           isSuccess(context.status) && context.json !== undefined
@@ -151,7 +167,8 @@ function reshapeMutants(response: DocumentedResponse): Mutant[] {
     description: `${op} response: ${description}`,
     rule: ruleId,
     create: () => ({
-      onSend: (context) => (isSuccess(context.status) && context.json !== undefined ? { json: change(context.json) } : undefined),
+      onSend: (context) =>
+        isSuccess(context.status) && context.json !== undefined ? { json: change(context.json) } : undefined,
     }),
   });
   if (!response.array) {
@@ -161,7 +178,9 @@ function reshapeMutants(response: DocumentedResponse): Mutant[] {
     ];
   }
   return [
-    reshape('array-to-object', 'the array replaced by its first element', (json) => (Array.isArray(json) ? json[0] : json)),
+    reshape('array-to-object', 'the array replaced by its first element', (json) =>
+      Array.isArray(json) ? json[0] : json,
+    ),
     reshape('array-in-envelope', 'the array wrapped in an envelope {"data": [...]}', (json) => ({ data: json })),
     reshape('array-empty', 'an empty array', () => [], emptyArrayRules[op] ?? shape),
   ];
@@ -169,19 +188,23 @@ function reshapeMutants(response: DocumentedResponse): Mutant[] {
 
 function extraFieldMutants(response: DocumentedResponse): Mutant[] {
   const op = response.operation;
-  return (referenceExtras[op] ?? []).map((field): Mutant => ({
-    name: `${op}.${field}.drop-undocumented`,
-    kind: 'mutant',
-    operator: 'drop-field',
-    operations: [op],
-    description: `${op} response: undocumented field ${field} left out`,
-    rule: operationRules(op).shape,
-    equivalent: `${field} is not a documented field of ${response.schemaName}; the reference only describes the documented ones, so no request can tell it is missing`,
-    create: () => ({
-      onSend: (context) =>
-        isSuccess(context.status) && context.json !== undefined ? { json: mapObjects(context.json, (object) => delete object[field]) } : undefined,
+  return (referenceExtras[op] ?? []).map(
+    (field): Mutant => ({
+      name: `${op}.${field}.drop-undocumented`,
+      kind: 'mutant',
+      operator: 'drop-field',
+      operations: [op],
+      description: `${op} response: undocumented field ${field} left out`,
+      rule: operationRules(op).shape,
+      equivalent: `${field} is not a documented field of ${response.schemaName}; the reference only describes the documented ones, so no request can tell it is missing`,
+      create: () => ({
+        onSend: (context) =>
+          isSuccess(context.status) && context.json !== undefined
+            ? { json: mapObjects(context.json, (object) => delete object[field]) }
+            : undefined,
+      }),
     }),
-  }));
+  );
 }
 
 export function shapeMutants(): Mutant[] {

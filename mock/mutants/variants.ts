@@ -50,7 +50,10 @@ function variant(
 /** The documented date-time fields of each operation's answer, from specs/openapi.json. */
 function dateTimeFields(): Map<OperationId, string[]> {
   return new Map(
-    documentedResponses().map((response) => [response.operation, response.fields.filter((field) => field.type === 'date-time').map((field) => field.name)]),
+    documentedResponses().map((response) => [
+      response.operation,
+      response.fields.filter((field) => field.type === 'date-time').map((field) => field.name),
+    ]),
   );
 }
 
@@ -100,14 +103,24 @@ function tokenAliases(alias: () => string, options: { fresh?: boolean; keepOld?:
     return {
       preHandler: (c) => {
         const b = c.request.body;
-        if (c.operation === 'sendTransaction' && isObject(b) && (typeof b.token === 'string' || typeof b.token === 'number')) {
+        if (
+          c.operation === 'sendTransaction' &&
+          isObject(b) &&
+          (typeof b.token === 'string' || typeof b.token === 'number')
+        ) {
           const mapped = real.get(String(b.token));
           // An alias no longer valid (or never issued) names nothing: the mock answers as for an unknown token.
           b.token = mapped ?? (options.fresh ? `revoked-${String(b.token)}` : b.token);
         }
       },
       onSend: (c) => {
-        if (c.operation !== 'getPaymentLink' || !isSuccess(c.status) || !isObject(c.json) || typeof c.json.token !== 'string') return undefined;
+        if (
+          c.operation !== 'getPaymentLink' ||
+          !isSuccess(c.status) ||
+          !isObject(c.json) ||
+          typeof c.json.token !== 'string'
+        )
+          return undefined;
         const token = c.json.token;
         let name = options.fresh ? undefined : aliasOf.get(token);
         if (name === undefined) {
@@ -127,13 +140,16 @@ function tokenAliases(alias: () => string, options: { fresh?: boolean; keepOld?:
 function largeIds(): Hooks {
   const offset = 7_000_000_000_000;
   const inward = (value: unknown): unknown => (typeof value === 'number' && value >= offset ? value - offset : value);
-  const inwardText = (value: string): string => (/^\d{13,15}$/.test(value) && Number(value) >= offset ? String(Number(value) - offset) : value);
+  const inwardText = (value: string): string =>
+    /^\d{13,15}$/.test(value) && Number(value) >= offset ? String(Number(value) - offset) : value;
   return {
     preHandler: (c) => {
       const params = c.request.params as Record<string, string>;
-      if (typeof params.id === 'string' && (c.operation === 'deleteCustomer' || c.operation === 'getPaymentLink')) params.id = inwardText(params.id);
+      if (typeof params.id === 'string' && (c.operation === 'deleteCustomer' || c.operation === 'getPaymentLink'))
+        params.id = inwardText(params.id);
       const b = c.request.body;
-      if (c.operation === 'createTransaction' && isObject(b) && isObject(b.customer)) b.customer.id = inward(b.customer.id);
+      if (c.operation === 'createTransaction' && isObject(b) && isObject(b.customer))
+        b.customer.id = inward(b.customer.id);
     },
     onSend: (c) => {
       if (!isSuccess(c.status) || !isObject(c.json)) return undefined;
@@ -147,7 +163,7 @@ function largeIds(): Hooks {
 
 /** Deletes, at any depth of a request body, the members that are null: a server that reads null as "not given". */
 function dropNulls(value: unknown, keep: ReadonlySet<string>): void {
-  if (Array.isArray(value)) value.forEach((item) => dropNulls(item, keep));
+  if (Array.isArray(value)) for (const item of value) dropNulls(item, keep);
   else if (isObject(value)) {
     for (const [key, item] of Object.entries(value)) {
       if (item === null && !keep.has(key)) delete value[key];
@@ -164,7 +180,10 @@ function dropNulls(value: unknown, keep: ReadonlySet<string>): void {
  */
 function coercingServer(): Hooks {
   const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
-  const phone = (numberType: string | string[]) => ({ type: 'object', properties: { number: { type: numberType }, country: { type: 'string' } } });
+  const phone = (numberType: string | string[]) => ({
+    type: 'object',
+    properties: { number: { type: numberType }, country: { type: 'string' } },
+  });
   const creation = ajv.compile({
     type: 'object',
     properties: {
@@ -173,24 +192,52 @@ function coercingServer(): Hooks {
       currency: { type: 'object', properties: { iso: { type: 'string' } } },
       callback_url: { type: 'string' },
       custom_metadata: { type: 'object' },
-      customer: { type: 'object', properties: { id: { type: 'integer' }, email: { type: 'string' }, firstname: { type: 'string' }, lastname: { type: 'string' }, phone_number: phone(['integer', 'string']) } },
+      customer: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          email: { type: 'string' },
+          firstname: { type: 'string' },
+          lastname: { type: 'string' },
+          phone_number: phone(['integer', 'string']),
+        },
+      },
       mode: { type: 'string' },
     },
   });
-  const send = ajv.compile({ type: 'object', required: ['token'], properties: { token: { type: ['integer', 'string'] }, phone_number: phone('string') } });
+  const send = ajv.compile({
+    type: 'object',
+    required: ['token'],
+    properties: { token: { type: ['integer', 'string'] }, phone_number: phone('string') },
+  });
   return {
     preHandler: (c) => {
-      const validate = c.operation === 'createTransaction' ? creation : c.operation === 'sendTransaction' ? send : undefined;
+      const validate =
+        c.operation === 'createTransaction' ? creation : c.operation === 'sendTransaction' ? send : undefined;
       if (validate === undefined || c.request.body === undefined) return undefined;
       if (validate(c.request.body)) return undefined;
       const first = validate.errors?.[0];
-      return { status: 400, json: { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: `body${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}` } };
+      return {
+        status: 400,
+        json: {
+          statusCode: 400,
+          code: 'FST_ERR_VALIDATION',
+          error: 'Bad Request',
+          message: `body${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`,
+        },
+      };
     },
   };
 }
 
 /** Refuses, with 422, inputs beyond a server's own bounds (the reference shows none). */
-function bounds(check: (operation: OperationId, body: Record<string, unknown>, c: Parameters<NonNullable<Hooks['preHandler']>>[0]) => string | undefined): () => Hooks {
+function bounds(
+  check: (
+    operation: OperationId,
+    body: Record<string, unknown>,
+    c: Parameters<NonNullable<Hooks['preHandler']>>[0],
+  ) => string | undefined,
+): () => Hooks {
   return () => ({
     preHandler: (c) => {
       const body = c.request.body;
@@ -263,13 +310,18 @@ function combine(...factories: Array<() => Hooks>): () => Hooks {
   };
 }
 
-
 /** Operations with an id in the path, and the collection that id is looked up in. */
 const lookupBeforeAuth = (): Hooks => ({
   onRequest: (c) => {
     const id = Number((c.request.params as Record<string, unknown>).id);
     const collection =
-      c.operation === 'deleteCustomer' ? c.store.customers : c.operation === 'getPaymentLink' ? c.store.transactions : c.operation === 'getBalance' ? c.store.balances : c.store.currencies;
+      c.operation === 'deleteCustomer'
+        ? c.store.customers
+        : c.operation === 'getPaymentLink'
+          ? c.store.transactions
+          : c.operation === 'getBalance'
+            ? c.store.balances
+            : c.store.currencies;
     if (Number.isSafeInteger(id) && (collection as Map<number, unknown>).has(id)) return undefined;
     return { status: 404, json: errorJson(404, 'not_found', 'no such resource') };
   },
@@ -280,7 +332,8 @@ const anyContentType = (): Hooks => ({
   onRequest: (c) => {
     const headers = c.request.headers;
     const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
-    if (hasBody && !/^application\/json\b/i.test(headers['content-type'] ?? '')) headers['content-type'] = 'application/json';
+    if (hasBody && !/^application\/json\b/i.test(headers['content-type'] ?? ''))
+      headers['content-type'] = 'application/json';
   },
 });
 
@@ -304,7 +357,11 @@ const rateLimitBursts = (): Hooks => {
       while (arrivals.length > 0 && arrivals[0]! < now - 20) arrivals.shift();
       if (arrivals.length < 8 || now - lastLimited < 5_000) return undefined;
       lastLimited = now;
-      return { status: 429, headers: { 'retry-after': '1' }, json: errorJson(429, 'rate_limited', 'too many requests at once: retry after 1 s') };
+      return {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        json: errorJson(429, 'rate_limited', 'too many requests at once: retry after 1 s'),
+      };
     },
   };
 };
@@ -313,12 +370,17 @@ const rateLimitBursts = (): Hooks => {
 
 const creation200 = (): Hooks => ({ onSend: (c) => (c.status === 201 ? { status: 200 } : undefined) });
 const invalid422 = (): Hooks => ({
-  onSend: (c) => (c.status === 400 && isObject(c.json) && isObject(c.json.error) ? { status: 422, json: { error: { ...c.json.error, status: 422 } } } : undefined),
+  onSend: (c) =>
+    c.status === 400 && isObject(c.json) && isObject(c.json.error)
+      ? { status: 422, json: { error: { ...c.json.error, status: 422 } } }
+      : undefined,
 });
 const errorsOtherShape = errorRewrite((_c, message, code) => ({ json: { errors: [{ code, detail: message }] } }));
 const jwtAlias = (): string =>
   `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: randomBytes(6).toString('hex') })).toString('base64url')}.${randomBytes(16).toString('base64url')}`;
-const noCharset = (): Hooks => ({ onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'application/json' } : undefined) });
+const noCharset = (): Hooks => ({
+  onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'application/json' } : undefined),
+});
 const microseconds = rewriteDates((d) => `${d.toISOString().slice(0, 23)}${pad(d.getUTCMilliseconds() % 1000, 3)}Z`);
 
 const nullAsAbsent = (): Hooks => ({
@@ -347,11 +409,17 @@ const unsetFieldsNull = (): Hooks => {
   return {
     preHandler: (c) => {
       const body = c.request.body;
-      if (c.operation === 'createTransaction' && isObject(body) && (body.description === null || body.callback_url === null)) unset.add(c.request);
+      if (
+        c.operation === 'createTransaction' &&
+        isObject(body) &&
+        (body.description === null || body.callback_url === null)
+      )
+        unset.add(c.request);
       return hooks.preHandler?.(c);
     },
     onSend: (c) => {
-      if (c.operation !== 'createTransaction' || !isSuccess(c.status) || !isObject(c.json) || !unset.has(c.request)) return undefined;
+      if (c.operation !== 'createTransaction' || !isSuccess(c.status) || !isObject(c.json) || !unset.has(c.request))
+        return undefined;
       for (const field of ['description', 'callback_url']) if (c.json[field] === '') c.json[field] = null;
       return { json: c.json };
     },
@@ -397,7 +465,8 @@ const arraysAsObjects = (): Hooks => ({
     if (!isObject(body)) return undefined;
     for (const field of ['custom_metadata', 'currency', 'phone_number']) {
       const value = body[field];
-      if (Array.isArray(value)) body[field] = Object.fromEntries(value.map((element: unknown, index: number) => [String(index), element]));
+      if (Array.isArray(value))
+        body[field] = Object.fromEntries(value.map((element: unknown, index: number) => [String(index), element]));
     }
     return undefined;
   },
@@ -410,10 +479,12 @@ const lenientFormats = (): Hooks => ({
     if (c.operation === 'sendTransaction' && isObject(body.phone_number)) {
       const phone = body.phone_number;
       // Country codes in any case and of two or three letters; phone numbers with spaces or dashes.
-      if (typeof phone.country === 'string' && /^[A-Za-z]{2,3}$/.test(phone.country)) phone.country = phone.country.slice(0, 2).toUpperCase();
+      if (typeof phone.country === 'string' && /^[A-Za-z]{2,3}$/.test(phone.country))
+        phone.country = phone.country.slice(0, 2).toUpperCase();
       if (typeof phone.number === 'string') phone.number = phone.number.replace(/[\s.-]/g, '');
     }
-    if (c.operation === 'createTransaction' && isObject(body.currency) && typeof body.currency.iso === 'string') body.currency.iso = body.currency.iso.toUpperCase();
+    if (c.operation === 'createTransaction' && isObject(body.currency) && typeof body.currency.iso === 'string')
+      body.currency.iso = body.currency.iso.toUpperCase();
     return undefined;
   },
 });
@@ -422,7 +493,8 @@ const eventFieldsAbsent = (): Hooks => ({
   onSend: (c) => {
     if (c.operation !== 'sendTransaction' || !isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
     for (const intent of bodyObjects(c.json)) {
-      for (const field of ['approved_at', 'canceled_at', 'deleted_at', 'last_error_code']) if (intent[field] === null) delete intent[field];
+      for (const field of ['approved_at', 'canceled_at', 'deleted_at', 'last_error_code'])
+        if (intent[field] === null) delete intent[field];
     }
     return { json: c.json };
   },
@@ -431,14 +503,20 @@ const eventFieldsAbsent = (): Hooks => ({
 const tightText = bounds((operation, body) => {
   if (operation === 'createTransaction') {
     const description = body.description;
-    if (typeof description === 'string' && (description !== description.trim() || /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/.test(description))) {
+    if (
+      typeof description === 'string' &&
+      (description !== description.trim() ||
+        /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/.test(description))
+    ) {
       return 'description: no white space at the ends, no control or invisible characters';
     }
   }
   if (operation === 'sendTransaction' && isObject(body.phone_number)) {
     const { number, country } = body.phone_number;
-    if (typeof number === 'string' && !/^\+\d{6,15}$/.test(number)) return 'phone_number.number: "+" and 6 to 15 digits';
-    if (typeof country === 'string' && !/^[A-Z]{2}$/.test(country)) return 'phone_number.country: two upper-case letters';
+    if (typeof number === 'string' && !/^\+\d{6,15}$/.test(number))
+      return 'phone_number.number: "+" and 6 to 15 digits';
+    if (typeof country === 'string' && !/^[A-Z]{2}$/.test(country))
+      return 'phone_number.country: two upper-case letters';
   }
   return undefined;
 });
@@ -471,7 +549,16 @@ export function conformingVariants(): Variant[] {
         onSend: (c) => {
           if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
           const intents = c.json.map((intent) =>
-            isObject(intent) ? { ...intent, status: 'scheduled', approved_at: null, canceled_at: null, deleted_at: null, last_error_code: null } : intent,
+            isObject(intent)
+              ? {
+                  ...intent,
+                  status: 'scheduled',
+                  approved_at: null,
+                  canceled_at: null,
+                  deleted_at: null,
+                  last_error_code: null,
+                }
+              : intent,
           );
           return { status: 202, json: intents };
         },
@@ -493,7 +580,10 @@ export function conformingVariants(): Variant[] {
       {
         gaps: ['error-status'],
         rules: [
-          'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX', 'SEND-TOKEN-REQUIRED', 'MALFORMED-JSON-4XX',
+          'TXN-CREATE-INVALID-4XX',
+          'SEND-INVALID-4XX',
+          'SEND-TOKEN-REQUIRED',
+          'MALFORMED-JSON-4XX',
           'CUSTOMER-ID-INTEGER',
         ],
       },
@@ -510,7 +600,10 @@ export function conformingVariants(): Variant[] {
       ['getPaymentLink', 'sendTransaction', 'getBalance', 'getCurrency', 'createTransaction'],
       'unknown resources (other than a customer to delete) answered 400 instead of 404',
       () => ({
-        onSend: (c) => (c.status === 404 && isObject(c.json) && isObject(c.json.error) ? { status: 400, json: { error: { ...c.json.error, status: 400 } } } : undefined),
+        onSend: (c) =>
+          c.status === 404 && isObject(c.json) && isObject(c.json.error)
+            ? { status: 400, json: { error: { ...c.json.error, status: 400 } } }
+            : undefined,
       }),
     ),
     variant(
@@ -518,8 +611,15 @@ export function conformingVariants(): Variant[] {
       {
         gaps: ['error-body', 'environments', 'token-not-key'],
         rules: [
-          'AUTH-DELETE-401', 'AUTH-OTHERS-401', 'ENV-KEY-SCOPED', 'AUTH-TOKEN-NOT-A-KEY', 'CUSTOMER-DELETE-404',
-          'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX', 'LINK-UNKNOWN-TXN-4XX', 'SEND-UNKNOWN-TOKEN-4XX',
+          'AUTH-DELETE-401',
+          'AUTH-OTHERS-401',
+          'ENV-KEY-SCOPED',
+          'AUTH-TOKEN-NOT-A-KEY',
+          'CUSTOMER-DELETE-404',
+          'TXN-CREATE-INVALID-4XX',
+          'SEND-INVALID-4XX',
+          'LINK-UNKNOWN-TXN-4XX',
+          'SEND-UNKNOWN-TOKEN-4XX',
         ],
       },
       'all',
@@ -531,8 +631,15 @@ export function conformingVariants(): Variant[] {
       {
         gaps: ['error-body'],
         rules: [
-          'AUTH-DELETE-401', 'AUTH-OTHERS-401', 'ENV-KEY-SCOPED', 'AUTH-TOKEN-NOT-A-KEY', 'CUSTOMER-DELETE-404',
-          'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX', 'LINK-UNKNOWN-TXN-4XX', 'SEND-UNKNOWN-TOKEN-4XX',
+          'AUTH-DELETE-401',
+          'AUTH-OTHERS-401',
+          'ENV-KEY-SCOPED',
+          'AUTH-TOKEN-NOT-A-KEY',
+          'CUSTOMER-DELETE-404',
+          'TXN-CREATE-INVALID-4XX',
+          'SEND-INVALID-4XX',
+          'LINK-UNKNOWN-TXN-4XX',
+          'SEND-UNKNOWN-TOKEN-4XX',
         ],
       },
       'all',
@@ -602,8 +709,14 @@ export function conformingVariants(): Variant[] {
         preHandler: (c) => {
           const body = c.request.body;
           if (!isObject(body)) return undefined;
-          if (c.operation === 'createTransaction' && typeof body.amount === 'string' && /^\d{1,15}$/.test(body.amount)) body.amount = Number(body.amount);
-          if (c.operation === 'sendTransaction' && isObject(body.phone_number) && typeof body.phone_number.number === 'number') body.phone_number.number = String(body.phone_number.number);
+          if (c.operation === 'createTransaction' && typeof body.amount === 'string' && /^\d{1,15}$/.test(body.amount))
+            body.amount = Number(body.amount);
+          if (
+            c.operation === 'sendTransaction' &&
+            isObject(body.phone_number) &&
+            typeof body.phone_number.number === 'number'
+          )
+            body.phone_number.number = String(body.phone_number.number);
           return undefined;
         },
       }),
@@ -613,13 +726,16 @@ export function conformingVariants(): Variant[] {
       {
         gaps: ['coercion', 'required-fields'],
         rules: [
-          'TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX',
+          'TXN-CREATE-OPEN-INPUT',
+          'SEND-OPEN-INPUT',
+          'TXN-CREATE-INVALID-4XX',
+          'SEND-INVALID-4XX',
           'SEND-TOKEN-REQUIRED',
         ],
         strictKills: 'TXN-CREATE-OPEN-INPUT',
       },
       ['createTransaction', 'sendTransaction'],
-      "bodies validated and coerced as Fastify does by default (ajv coerceTypes 'array'): \"1000\" read as 1000, numbers as strings, one-element arrays as their element",
+      'bodies validated and coerced as Fastify does by default (ajv coerceTypes \'array\'): "1000" read as 1000, numbers as strings, one-element arrays as their element',
       coercingServer,
     ),
     variant(
@@ -641,7 +757,9 @@ export function conformingVariants(): Variant[] {
       ['createTransaction'],
       'descriptions over 255 characters refused with 422',
       bounds((operation, body) =>
-        operation === 'createTransaction' && typeof body.description === 'string' && codePoints(body.description) > 255 ? 'description: at most 255 characters' : undefined,
+        operation === 'createTransaction' && typeof body.description === 'string' && codePoints(body.description) > 255
+          ? 'description: at most 255 characters'
+          : undefined,
       ),
     ),
     variant(
@@ -650,7 +768,11 @@ export function conformingVariants(): Variant[] {
       ['createTransaction'],
       'amounts outside 100 to 1,000,000 refused with 422',
       bounds((operation, body) =>
-        operation === 'createTransaction' && typeof body.amount === 'number' && (body.amount < 100 || body.amount > 1_000_000) ? 'amount: from 100 to 1,000,000' : undefined,
+        operation === 'createTransaction' &&
+        typeof body.amount === 'number' &&
+        (body.amount < 100 || body.amount > 1_000_000)
+          ? 'amount: from 100 to 1,000,000'
+          : undefined,
       ),
     ),
     variant(
@@ -661,7 +783,8 @@ export function conformingVariants(): Variant[] {
       bounds((operation, body) => {
         if (operation !== 'createTransaction' || !isObject(body.custom_metadata)) return undefined;
         const entries = Object.entries(body.custom_metadata);
-        if (entries.length > 20 || entries.some(([key, value]) => codePoints(key) > 40 || depth(value) > 0)) return 'custom_metadata: at most 20 flat entries';
+        if (entries.length > 20 || entries.some(([key, value]) => codePoints(key) > 40 || depth(value) > 0))
+          return 'custom_metadata: at most 20 flat entries';
         return undefined;
       }),
     ),
@@ -671,7 +794,8 @@ export function conformingVariants(): Variant[] {
       ['createTransaction'],
       'a transaction naming a customer id that does not exist refused with 422',
       bounds((operation, body, c) => {
-        if (operation !== 'createTransaction' || !isObject(body.customer) || typeof body.customer.id !== 'number') return undefined;
+        if (operation !== 'createTransaction' || !isObject(body.customer) || typeof body.customer.id !== 'number')
+          return undefined;
         return c.store.customers.has(body.customer.id) ? undefined : 'customer.id: no such customer';
       }),
     ),
@@ -772,8 +896,13 @@ export function conformingVariants(): Variant[] {
         onSend: (c) => {
           if (!isSuccess(c.status) || c.json === undefined) return undefined;
           for (const object of bodyObjects(c.json)) {
-            object.links = [{ rel: 'self', href: `https://api.example.com/${c.operation}` }, { rel: 'account', href: null }];
-            object._meta = { trace: { spans: [{ id: 1, children: [{ id: 2, tags: { a: [true, null, { deep: 'x' }] } }] }] } };
+            object.links = [
+              { rel: 'self', href: `https://api.example.com/${c.operation}` },
+              { rel: 'account', href: null },
+            ];
+            object._meta = {
+              trace: { spans: [{ id: 1, children: [{ id: 2, tags: { a: [true, null, { deep: 'x' }] } }] }] },
+            };
           }
           return { json: c.json };
         },
@@ -795,7 +924,8 @@ export function conformingVariants(): Variant[] {
         onSend: (c) => {
           if (!isSuccess(c.status) || c.json === undefined) return undefined;
           for (const object of bodyObjects(c.json)) {
-            if (object.status === 'pending') object.status = c.operation === 'createTransaction' ? 'initiated' : 'processing';
+            if (object.status === 'pending')
+              object.status = c.operation === 'createTransaction' ? 'initiated' : 'processing';
           }
           return { json: c.json };
         },
@@ -835,7 +965,8 @@ export function conformingVariants(): Variant[] {
       () => ({
         onSend: (c) => {
           if (!isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
-          const others = c.operation === 'getBalance' ? [...c.store.balances.values()] : [...c.store.currencies.values()];
+          const others =
+            c.operation === 'getBalance' ? [...c.store.balances.values()] : [...c.store.currencies.values()];
           const asked = c.json as unknown[];
           return { json: [...others.filter((item) => !asked.some((a) => isObject(a) && a.id === item.id)), ...asked] };
         },
@@ -895,7 +1026,10 @@ export function conformingVariants(): Variant[] {
       ['getPaymentLink'],
       "the payment link is a mobile app's deep link (momo://pay/<token>)",
       () => ({
-        onSend: (c) => (isSuccess(c.status) && isObject(c.json) && typeof c.json.token === 'string' ? { json: { ...c.json, url: `momo://pay/${encodeURIComponent(c.json.token)}` } } : undefined),
+        onSend: (c) =>
+          isSuccess(c.status) && isObject(c.json) && typeof c.json.token === 'string'
+            ? { json: { ...c.json, url: `momo://pay/${encodeURIComponent(c.json.token)}` } }
+            : undefined,
       }),
     ),
 
@@ -966,7 +1100,8 @@ export function conformingVariants(): Variant[] {
       ['getBalance', 'getCurrency'],
       'an unknown balance or currency id answered 200 with an empty array',
       () => ({
-        onSend: (c) => (c.status === 404 ? { status: 200, contentType: 'application/json; charset=utf-8', json: [] } : undefined),
+        onSend: (c) =>
+          c.status === 404 ? { status: 200, contentType: 'application/json; charset=utf-8', json: [] } : undefined,
       }),
     ),
 
@@ -984,7 +1119,8 @@ export function conformingVariants(): Variant[] {
       'all',
       'Content-Type written Application/JSON;charset=UTF-8',
       () => ({
-        onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'Application/JSON;charset=UTF-8' } : undefined),
+        onSend: (c) =>
+          c.contentType?.startsWith('application/json') ? { contentType: 'Application/JSON;charset=UTF-8' } : undefined,
       }),
     ),
 
@@ -993,13 +1129,27 @@ export function conformingVariants(): Variant[] {
       'variant.combined-lenient',
       {
         gaps: [
-          'required-fields', 'coercion', 'prose-constraints', 'success-status', 'error-status', 'token-form',
+          'required-fields',
+          'coercion',
+          'prose-constraints',
+          'success-status',
+          'error-status',
+          'token-form',
           'response-content-type',
         ],
         rules: [
-          'TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'SEND-TOKEN-REQUIRED', 'TXN-CREATE-INVALID-4XX',
-          'SEND-INVALID-4XX', 'MALFORMED-JSON-4XX', 'CUSTOMER-ID-INTEGER', 'TXN-CREATE-2XX', 'LINK-TOKEN-STRING',
-          'SEND-TOKEN-AS-RETURNED', 'SEND-TOKEN-INTEGER', 'JSON-CONTENT-TYPE',
+          'TXN-CREATE-OPEN-INPUT',
+          'SEND-OPEN-INPUT',
+          'SEND-TOKEN-REQUIRED',
+          'TXN-CREATE-INVALID-4XX',
+          'SEND-INVALID-4XX',
+          'MALFORMED-JSON-4XX',
+          'CUSTOMER-ID-INTEGER',
+          'TXN-CREATE-2XX',
+          'LINK-TOKEN-STRING',
+          'SEND-TOKEN-AS-RETURNED',
+          'SEND-TOKEN-INTEGER',
+          'JSON-CONTENT-TYPE',
         ],
         strictKills: 'TXN-CREATE-OPEN-INPUT',
       },
@@ -1012,16 +1162,33 @@ export function conformingVariants(): Variant[] {
       {
         gaps: ['bounds', 'error-body', 'timestamps', 'identifiers', 'event-fields'],
         rules: [
-          'TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'TXN-CREATE-2XX', 'SEND-PHONE-NUMBER-STRING',
-          'TXN-CREATE-INVALID-4XX', 'SEND-INVALID-4XX', 'AUTH-DELETE-401', 'AUTH-OTHERS-401', 'TXN-CREATE-SCHEMA',
-          'SEND-SCHEMA', 'BALANCE-ARRAY', 'CURRENCY-ARRAY', 'SEND-INTENT-EVENT-TIMESTAMPS', 'CUSTOMER-DELETE-204',
+          'TXN-CREATE-OPEN-INPUT',
+          'SEND-OPEN-INPUT',
+          'TXN-CREATE-2XX',
+          'SEND-PHONE-NUMBER-STRING',
+          'TXN-CREATE-INVALID-4XX',
+          'SEND-INVALID-4XX',
+          'AUTH-DELETE-401',
+          'AUTH-OTHERS-401',
+          'TXN-CREATE-SCHEMA',
+          'SEND-SCHEMA',
+          'BALANCE-ARRAY',
+          'CURRENCY-ARRAY',
+          'SEND-INTENT-EVENT-TIMESTAMPS',
+          'CUSTOMER-DELETE-204',
         ],
       },
       'all',
       'tight bounds and text checks refused with 422, errors in another shape, microsecond date-times, ids beyond 32 bits and intents without null event fields, at once',
       combine(
         tightText,
-        bounds((operation, body) => (operation === 'createTransaction' && typeof body.amount === 'number' && (body.amount < 100 || body.amount > 1_000_000) ? 'amount: from 100 to 1,000,000' : undefined)),
+        bounds((operation, body) =>
+          operation === 'createTransaction' &&
+          typeof body.amount === 'number' &&
+          (body.amount < 100 || body.amount > 1_000_000)
+            ? 'amount: from 100 to 1,000,000'
+            : undefined,
+        ),
         invalid422,
         errorsOtherShape,
         microseconds,

@@ -21,7 +21,17 @@ import { mergeLayers, schemaDocument, type SchemaName } from '../../contract/sch
 import type { JSONSchema, JSONSchemaType } from '../../contract/json-schema.ts';
 import { escapePointerToken } from '../../contract/json-pointer.ts';
 import { replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
-import { edgeExamples, edgeInteger, edgeObject, edgeText, edgeUrl, emailExamples, nudged, nudgedEmail, nudgeExamples } from './edges.ts';
+import {
+  edgeExamples,
+  edgeInteger,
+  edgeObject,
+  edgeText,
+  edgeUrl,
+  emailExamples,
+  nudged,
+  nudgedEmail,
+  nudgeExamples,
+} from './edges.ts';
 
 export { isRequiredAt, propertyPointers, replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
 
@@ -42,7 +52,16 @@ export interface DeriveOptions {
 }
 
 /** Keywords that only describe (no constraint on values), and the layers (merged before generating); everything else must be handled below. */
-const annotationKeywords = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'x-pcs-strict', 'x-pcs-safe']);
+const annotationKeywords = new Set([
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  'examples',
+  'x-pcs-strict',
+  'x-pcs-safe',
+]);
 const handledKeywords = new Set([
   '$ref',
   'type',
@@ -69,13 +88,16 @@ const allTypes: readonly JSONSchemaType[] = ['object', 'array', 'string', 'integ
 function assertSupported(schema: JSONSchema, pointer: string): void {
   for (const key of Object.keys(schema)) {
     if (!annotationKeywords.has(key) && !handledKeywords.has(key)) {
-      throw new Error(`arbitraries: keyword "${key}" at ${pointer || '/'} is not supported; extend support/generation/arbitraries.ts`);
+      throw new Error(
+        `arbitraries: keyword "${key}" at ${pointer || '/'} is not supported; extend support/generation/arbitraries.ts`,
+      );
     }
   }
 }
 
 function typesOf(schema: JSONSchema): JSONSchemaType[] {
-  if (schema.type === undefined) throw new Error('arbitraries: a schema without type (and without $ref/const/enum) is not supported');
+  if (schema.type === undefined)
+    throw new Error('arbitraries: a schema without type (and without $ref/const/enum) is not supported');
   return Array.isArray(schema.type) ? schema.type : [schema.type];
 }
 
@@ -106,7 +128,11 @@ export function unicodeText(minLength: number, maxLength: number): fc.Arbitrary<
 }
 
 /** Absolute http(s) URLs: scheme, host, optional path and query of unreserved characters. */
-const urlPart = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-._~'), minLength: 1, maxLength: 12 });
+const urlPart = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-._~'),
+  minLength: 1,
+  maxLength: 12,
+});
 const webUrl = fc
   .tuple(
     fc.constantFrom('https', 'http'),
@@ -123,7 +149,10 @@ const webUrl = fc
 
 /** Plain addresses any e-mail check accepts: lower-case letters and digits, a dot at most, and a reserved domain. */
 const plainEmail = fc
-  .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,11}(\.[a-z0-9]{1,8})?$/), fc.constantFrom('example.com', 'example.org', 'mail.example.net'))
+  .tuple(
+    fc.stringMatching(/^[a-z][a-z0-9]{0,11}(\.[a-z0-9]{1,8})?$/),
+    fc.constantFrom('example.com', 'example.org', 'mail.example.net'),
+  )
   .map(([local, domain]) => `${local}@${domain}`);
 
 function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
@@ -148,7 +177,9 @@ function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
     case undefined:
       // Printable ASCII: what forms send. Wider text (Unicode, controls, white space at the ends)
       // is an edge of the reference's range, judged as "accept or refuse" by the boundary properties.
-      base = pattern ? fc.stringMatching(pattern) : fc.string({ unit: 'grapheme-ascii', minLength, maxLength: maxLength ?? 24 });
+      base = pattern
+        ? fc.stringMatching(pattern)
+        : fc.string({ unit: 'grapheme-ascii', minLength, maxLength: maxLength ?? 24 });
       break;
     default:
       throw new Error(`arbitraries: format "${schema.format}" is not supported`);
@@ -157,7 +188,12 @@ function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
   return base.filter((value) => lengthOk(value) && (pattern === undefined || pattern.test(value)));
 }
 
-function typedArbitrary(type: JSONSchemaType, schema: JSONSchema, pointer: string, options: DeriveOptions): fc.Arbitrary<unknown> {
+function typedArbitrary(
+  type: JSONSchemaType,
+  schema: JSONSchema,
+  pointer: string,
+  options: DeriveOptions,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case 'string':
       return stringArbitrary(schema);
@@ -173,7 +209,10 @@ function typedArbitrary(type: JSONSchemaType, schema: JSONSchema, pointer: strin
     case 'array': {
       if (!schema.items) throw new Error(`arbitraries: array without items at ${pointer || '/'}`);
       const minLength = schema.minItems ?? 0;
-      return fc.array(derive(schema.items, `${pointer}/0`, options), { minLength, maxLength: schema.maxItems ?? minLength + 3 });
+      return fc.array(derive(schema.items, `${pointer}/0`, options), {
+        minLength,
+        maxLength: schema.maxItems ?? minLength + 3,
+      });
     }
     case 'object':
       return objectArbitrary(schema, pointer, options);
@@ -182,12 +221,20 @@ function typedArbitrary(type: JSONSchemaType, schema: JSONSchema, pointer: strin
 
 const flatScalar = fc.oneof(fc.string({ maxLength: 16 }), fc.integer(), fc.boolean(), fc.constant(null));
 
-function objectArbitrary(schema: JSONSchema, pointer: string, options: DeriveOptions): fc.Arbitrary<Record<string, unknown>> {
+function objectArbitrary(
+  schema: JSONSchema,
+  pointer: string,
+  options: DeriveOptions,
+): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties;
   if (!properties) {
     // A free-form object (custom_metadata): entries as its (safe) additionalProperties say, a few of them.
-    const values = typeof schema.additionalProperties === 'object' ? derive(schema.additionalProperties, `${pointer}/*`, options) : flatScalar;
-    const namePattern = schema.propertyNames?.pattern === undefined ? undefined : new RegExp(schema.propertyNames.pattern, 'u');
+    const values =
+      typeof schema.additionalProperties === 'object'
+        ? derive(schema.additionalProperties, `${pointer}/*`, options)
+        : flatScalar;
+    const namePattern =
+      schema.propertyNames?.pattern === undefined ? undefined : new RegExp(schema.propertyNames.pattern, 'u');
     const keys = namePattern === undefined ? metadataKey : metadataKey.filter((key) => namePattern.test(key));
     return fc.dictionary(keys, values, { maxKeys: Math.min(4, schema.maxProperties ?? 4) });
   }
@@ -210,7 +257,12 @@ function objectArbitrary(schema: JSONSchema, pointer: string, options: DeriveOpt
  * the format or pattern its strict or safe layers give (a URL, an e-mail, a country code) picks
  * the kind of edge.
  */
-function boundaryArbitrary(type: JSONSchemaType, schema: JSONSchema, pointer: string, options: DeriveOptions): fc.Arbitrary<unknown> {
+function boundaryArbitrary(
+  type: JSONSchemaType,
+  schema: JSONSchema,
+  pointer: string,
+  options: DeriveOptions,
+): fc.Arbitrary<unknown> {
   const reference = mergeLayers(schema, 'reference');
   // The kind of edge: a format the layers give the field (a URL, an e-mail), or a pattern the
   // reference's prose gives it (its strict layer: a country code, a phone number), nudged from a safe value.
@@ -283,12 +335,19 @@ export function disallowedTypes(schema: JSONSchema): JSONSchemaType[] {
  * as a number), arrays include one-element ones (what it reads as their element).
  */
 const valueOfType: Record<JSONSchemaType, fc.Arbitrary<unknown>> = {
-  string: fc.oneof(fc.string({ maxLength: 12 }), fc.stringMatching(/^\d{1,9}$/), fc.constantFrom('1.5', ' 42 ', '1e3', 'true', '')),
+  string: fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.stringMatching(/^\d{1,9}$/),
+    fc.constantFrom('1.5', ' 42 ', '1e3', 'true', ''),
+  ),
   integer: fc.integer(),
   number: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
   boolean: fc.boolean(),
   null: fc.constant(null),
-  array: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 6 })), { maxLength: 3 }), fc.oneof(fc.integer({ min: 1, max: 99_999 }), fc.string({ maxLength: 6 })).map((item) => [item])),
+  array: fc.oneof(
+    fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 6 })), { maxLength: 3 }),
+    fc.oneof(fc.integer({ min: 1, max: 99_999 }), fc.string({ maxLength: 6 })).map((item) => [item]),
+  ),
   object: fc.dictionary(metadataKey, flatScalar, { maxKeys: 3 }),
 };
 
@@ -309,16 +368,28 @@ export interface WrongTypeCase<T> {
 }
 
 /** Valid documents with exactly one field (among the given pointers) replaced by a value `valueAt` generates for it. */
-function oneField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[], valueAt: (pointer: string) => fc.Arbitrary<unknown>): fc.Arbitrary<WrongTypeCase<T>> {
+function oneField<T>(
+  _name: SchemaName,
+  valid: fc.Arbitrary<T>,
+  pointers: string[],
+  valueAt: (pointer: string) => fc.Arbitrary<unknown>,
+): fc.Arbitrary<WrongTypeCase<T>> {
   if (pointers.length === 0) throw new Error('oneField: name at least one pointer');
   const cases = pointers.map((pointer) => fc.record({ pointer: fc.constant(pointer), value: valueAt(pointer) }));
-  return fc
-    .tuple(valid, fc.oneof(...cases))
-    .map(([validDocument, { pointer, value }]) => ({ valid: validDocument, pointer, value, body: replaceAt(validDocument, pointer, value) }));
+  return fc.tuple(valid, fc.oneof(...cases)).map(([validDocument, { pointer, value }]) => ({
+    valid: validDocument,
+    pointer,
+    value,
+    body: replaceAt(validDocument, pointer, value),
+  }));
 }
 
 /** Valid documents with exactly one field (among the given pointers) replaced by a value of a type its schema does not allow. */
-export function oneWrongField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[]): fc.Arbitrary<WrongTypeCase<T>> {
+export function oneWrongField<T>(
+  name: SchemaName,
+  valid: fc.Arbitrary<T>,
+  pointers: string[],
+): fc.Arbitrary<WrongTypeCase<T>> {
   return oneField(name, valid, pointers, (pointer) => wrongTypeFor(schemaAt(name, pointer)));
 }
 
@@ -338,7 +409,8 @@ export function edgeExamplesAt(name: SchemaName, pointer: string, pinned?: strin
     else if (type === 'string') {
       if (safe.format === 'uri') examples.push(...edgeExamples.url);
       else if (safe.format === 'email') examples.push(...emailExamples(pinned ?? 'someone@example.com'));
-      else if (mergeLayers(schema, 'strict').pattern !== undefined) examples.push(...(pinned === undefined ? [] : nudgeExamples(pinned)));
+      else if (mergeLayers(schema, 'strict').pattern !== undefined)
+        examples.push(...(pinned === undefined ? [] : nudgeExamples(pinned)));
       else examples.push(...edgeExamples.text);
     }
   }
@@ -346,9 +418,19 @@ export function edgeExamplesAt(name: SchemaName, pointer: string, pinned?: strin
 }
 
 /** A safe document with one field at each of its edge examples, for each pointer (the property's first cases). */
-export function oneEdgeFieldExamples<T>(name: SchemaName, valid: T, pointers: string[], pinned: Readonly<Record<string, string>> = {}): WrongTypeCase<T>[] {
+export function oneEdgeFieldExamples<T>(
+  name: SchemaName,
+  valid: T,
+  pointers: string[],
+  pinned: Readonly<Record<string, string>> = {},
+): WrongTypeCase<T>[] {
   return pointers.flatMap((pointer) =>
-    edgeExamplesAt(name, pointer, pinned[pointer]).map((value) => ({ valid, pointer, value, body: replaceAt(valid, pointer, value) })),
+    edgeExamplesAt(name, pointer, pinned[pointer]).map((value) => ({
+      valid,
+      pointer,
+      value,
+      body: replaceAt(valid, pointer, value),
+    })),
   );
 }
 
@@ -357,8 +439,15 @@ export function oneEdgeFieldExamples<T>(name: SchemaName, valid: T, pointers: st
  * documented type (boundary mode). `overrides` are the target's safe values that pattern
  * fields are nudged from (its currency code, phone number).
  */
-export function oneEdgeField<T>(name: SchemaName, valid: fc.Arbitrary<T>, pointers: string[], overrides: Overrides = {}): fc.Arbitrary<WrongTypeCase<T>> {
-  return oneField(name, valid, pointers, (pointer) => derive(schemaAt(name, pointer), pointer, { mode: 'boundary', overrides }));
+export function oneEdgeField<T>(
+  name: SchemaName,
+  valid: fc.Arbitrary<T>,
+  pointers: string[],
+  overrides: Overrides = {},
+): fc.Arbitrary<WrongTypeCase<T>> {
+  return oneField(name, valid, pointers, (pointer) =>
+    derive(schemaAt(name, pointer), pointer, { mode: 'boundary', overrides }),
+  );
 }
 
 /** What a target needs in generated bodies it should accept: the values the suite is configured with. */
@@ -386,7 +475,9 @@ export function pinnedValues(target: TargetValues): Record<string, string> {
 
 /** The pinned values as overrides of the arbitraries: boundary mode nudges them. */
 export function pinnedOverrides(target: TargetValues): Overrides {
-  return Object.fromEntries(Object.entries(pinnedValues(target)).map(([pointer, value]) => [pointer, fc.constant(value)]));
+  return Object.fromEntries(
+    Object.entries(pinnedValues(target)).map(([pointer, value]) => [pointer, fc.constant(value)]),
+  );
 }
 
 /**
@@ -395,7 +486,9 @@ export function pinnedOverrides(target: TargetValues): Overrides {
  * target's; no inline customer, see below). custom_metadata always carries the run id, so
  * what a run creates on a sandbox can be found.
  */
-export function acceptedTransactionBody<T extends { custom_metadata?: Record<string, unknown> }>(target: TargetValues): fc.Arbitrary<T> {
+export function acceptedTransactionBody<T extends { custom_metadata?: Record<string, unknown> }>(
+  target: TargetValues,
+): fc.Arbitrary<T> {
   return arbitraryFor<T>('create-transaction-body', {
     overrides: pinnedOverrides(target),
     // No inline customers: each would create a customer on the target that a sandbox may
@@ -409,5 +502,8 @@ export function acceptedTransactionBody<T extends { custom_metadata?: Record<str
 /** The send shape's phone number of the target, or none (phone_number is optional). */
 export function acceptedSendPhone(target: TargetValues): fc.Arbitrary<{ number: string; country: string } | undefined> {
   const pinned = pinnedValues(target);
-  return fc.option(fc.constant({ number: pinned['/phone_number/number']!, country: pinned['/phone_number/country']! }), { nil: undefined });
+  return fc.option(
+    fc.constant({ number: pinned['/phone_number/number']!, country: pinned['/phone_number/country']! }),
+    { nil: undefined },
+  );
 }

@@ -37,9 +37,13 @@ const blank = fc.constantFrom(' ', '  ', '\t', '\n', '\u00a0', ' \t\n ');
 export const edgeText: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('', ' ', '\t\n', '\u00a0'),
   fc.array(piece, { minLength: 1, maxLength: 5 }).map((pieces) => pieces.join(' ')),
-  fc.tuple(blank, fc.constantFrom('Order 42', textPieces.accents, textPieces.astral), blank).map(([before, text, after]) => `${before}${text}${after}`),
+  fc
+    .tuple(blank, fc.constantFrom('Order 42', textPieces.accents, textPieces.astral), blank)
+    .map(([before, text, after]) => `${before}${text}${after}`),
   // Lengths past the common limits (121, 256, 1,024, 4,096...), of ASCII or of one piece repeated.
-  fc.tuple(fc.integer({ min: 121, max: 10_000 }), fc.constantFrom('x', 'é', '漢', '😀')).map(([length, unit]) => unit.repeat(length)),
+  fc
+    .tuple(fc.integer({ min: 121, max: 10_000 }), fc.constantFrom('x', 'é', '漢', '😀'))
+    .map(([length, unit]) => unit.repeat(length)),
 );
 
 /** Ways to move a plain e-mail address to an edge while keeping its local part (which carries the run id). */
@@ -70,7 +74,15 @@ export function nudgedEmail(plain: fc.Arbitrary<string>): fc.Arbitrary<string> {
 export const edgeUrl: fc.Arbitrary<string> = fc
   .tuple(
     fc.constantFrom('https', 'http', 'HTTPS'),
-    fc.constantFrom('example.com', 'EXAMPLE.com', 'bücher.example', '例え.テスト', '127.0.0.1', '[::1]', 'api.sub.example.org'),
+    fc.constantFrom(
+      'example.com',
+      'EXAMPLE.com',
+      'bücher.example',
+      '例え.テスト',
+      '127.0.0.1',
+      '[::1]',
+      'api.sub.example.org',
+    ),
     fc.constantFrom('', ':8443', ':443', ':80', ':65535'),
     fc.constantFrom('/cb', '/', '/a b', '/caf%C3%A9', '/très/bien', '/%2F%2F', '/x'.repeat(500)),
     fc.constantFrom('', '?a=1&b=2', '?q=%20x+y', '?redirect=https%3A%2F%2Fexample.org%2F', '?'),
@@ -80,7 +92,13 @@ export const edgeUrl: fc.Arbitrary<string> = fc
 
 /** Integers beyond JavaScript's exact range, as stand-ins that the suite writes back as their exact digits. */
 const beyondSafe = fc
-  .constantFrom('9007199254740993', '9223372036854775807', '18446744073709551616', '100000000000000000000', '-9223372036854775808')
+  .constantFrom(
+    '9007199254740993',
+    '9223372036854775807',
+    '18446744073709551616',
+    '100000000000000000000',
+    '-9223372036854775808',
+  )
   .map((digits) => standInFor(digits));
 
 /**
@@ -88,8 +106,20 @@ const beyondSafe = fc
  * JavaScript integer, and integers beyond it (kept exact: contract/big-integers.ts).
  */
 export function edgeInteger(minimum?: number, maximum?: number): fc.Arbitrary<number> {
-  const within = (value: number): boolean => (minimum === undefined || value >= minimum) && (maximum === undefined || value <= maximum);
-  const named = [0, 1, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, -(2 ** 53 - 1)].filter(within);
+  const within = (value: number): boolean =>
+    (minimum === undefined || value >= minimum) && (maximum === undefined || value <= maximum);
+  const named = [
+    0,
+    1,
+    -1,
+    2 ** 31 - 1,
+    2 ** 31,
+    -(2 ** 31),
+    -(2 ** 31) - 1,
+    2 ** 32,
+    2 ** 53 - 1,
+    -(2 ** 53 - 1),
+  ].filter(within);
   const options: Array<fc.Arbitrary<number>> = [];
   if (named.length > 0) options.push(fc.constantFrom(...named));
   options.push(fc.integer({ min: minimum ?? -(2 ** 31), max: maximum ?? 2 ** 31 - 1 }));
@@ -100,7 +130,20 @@ export function edgeInteger(minimum?: number, maximum?: number): fc.Arbitrary<nu
 /** Keys of free-form objects at the edge: non-ASCII, long, empty, with dots, slashes or dollars, prototype names. */
 const edgeKey = fc.oneof(
   fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }),
-  fc.constantFrom('clé', '键', '😀', 'ключ', 'a.b', 'a/b', '$where', ' padded ', '', 'k'.repeat(300), '__proto__', 'constructor'),
+  fc.constantFrom(
+    'clé',
+    '键',
+    '😀',
+    'ключ',
+    'a.b',
+    'a/b',
+    '$where',
+    ' padded ',
+    '',
+    'k'.repeat(300),
+    '__proto__',
+    'constructor',
+  ),
 );
 
 /**
@@ -110,7 +153,9 @@ const edgeKey = fc.oneof(
 export const edgeObject: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.constant({}),
   fc.dictionary(edgeKey, fc.jsonValue({ maxDepth: 4 }), { maxKeys: 6 }),
-  fc.integer({ min: 20, max: 400 }).map((count) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`key_${index}`, index]))),
+  fc
+    .integer({ min: 20, max: 400 })
+    .map((count) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`key_${index}`, index]))),
   fc.integer({ min: 5, max: 30 }).map((levels) => {
     let value: unknown = 'leaf';
     for (let level = 0; level < levels; level++) value = level % 2 === 0 ? { nested: value } : [value];
@@ -152,7 +197,13 @@ export const edgeOddId: fc.Arbitrary<string> = fc.oneof(
  * the id (it existed, it does not, it is out of its range) is its own.
  */
 export const edgeLargeId: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('9007199254740993', '9223372036854775807', '9223372036854775808', '12345678901234567890', '18446744073709551615'),
+  fc.constantFrom(
+    '9007199254740993',
+    '9223372036854775807',
+    '9223372036854775808',
+    '12345678901234567890',
+    '18446744073709551615',
+  ),
   fc.bigInt({ min: 2n ** 53n, max: 2n ** 64n - 1n }).map(String),
 );
 
@@ -192,7 +243,19 @@ export const edgeExamples = {
     `Order ${textPieces.nul} 42`,
     textPieces.quotes,
   ],
-  integer: () => [0, -1, 1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, standInFor('9007199254740993'), standInFor('9223372036854775807'), standInFor('18446744073709551616')],
+  integer: () => [
+    0,
+    -1,
+    1,
+    2 ** 31 - 1,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 32,
+    2 ** 53 - 1,
+    standInFor('9007199254740993'),
+    standInFor('9223372036854775807'),
+    standInFor('18446744073709551616'),
+  ],
   url: [
     'https://example.com/cb?a=1&b=2',
     'https://example.com/cb#frag',

@@ -91,14 +91,19 @@ function kindOf(testInfo: PropertyTestInfo): RuleKind | undefined {
  * is a precondition (assertedJudgements; `prerequisite`: later steps use the answer's id or token).
  * An input --strict would refuse that the target accepted is noted.
  */
-export function holdsAnswer(exchange: Exchange, expectation: Expectation, options: { prerequisite?: boolean } = {}): void {
+export function holdsAnswer(
+  exchange: Exchange,
+  expectation: Expectation,
+  options: { prerequisite?: boolean } = {},
+): void {
   const judgements = judgeAnswer(exchange, expectation);
   for (const judgement of assertedJudgements(exchange, expectation, judgements, propertyKind, options.prerequisite)) {
     if (judgement.precondition) needs(judgement.rule, exchange, judgement.violations);
     else holds(judgement.rule, exchange, judgement.violations);
   }
   const lenient = judgements[0]?.lenient;
-  if (lenient !== undefined) noteLenient(judgements[0]!.rule, `${describeRequest(exchange)} → ${exchange.status}: ${lenient}`);
+  if (lenient !== undefined)
+    noteLenient(judgements[0]!.rule, `${describeRequest(exchange)} → ${exchange.status}: ${lenient}`);
 }
 
 /** Judges a step the case needs (creating the transaction it then sends): every rule it breaks is a precondition. */
@@ -107,7 +112,10 @@ export function needsAnswer(exchange: Exchange, expectation: Expectation): void 
 }
 
 /** What the runner uses of Playwright's TestInfo (a plain object in the unit tests). */
-export type PropertyTestInfo = Pick<TestInfo, 'title' | 'file' | 'parallelIndex' | 'timeout' | 'setTimeout' | 'annotations' | 'attach' | 'skip'>;
+export type PropertyTestInfo = Pick<
+  TestInfo,
+  'title' | 'file' | 'parallelIndex' | 'timeout' | 'setTimeout' | 'annotations' | 'attach' | 'skip'
+>;
 
 export interface PropertyOptions<T, C> {
   testInfo: PropertyTestInfo;
@@ -181,13 +189,25 @@ function indent(text: string, prefix: string): string {
 /** The failure message: the rule's own message first (the prefix the categories rely on), then how to replay. */
 export function failureMessage<T>(
   title: string,
-  details: { seed: number; counterexamplePath: string | null; numRuns: number; numShrinks: number; counterexample: [T] | null },
+  details: {
+    seed: number;
+    counterexamplePath: string | null;
+    numRuns: number;
+    numShrinks: number;
+    counterexample: [T] | null;
+  },
   failed: FailedCase,
 ): string {
   const error = failed.error;
   const head =
-    error instanceof PropertyViolation ? error.message : `property failed with an error of the suite itself: ${error instanceof Error ? error.message : String(error)}`;
-  const lines = [head, '', `property "${title}": failed after ${details.numRuns} case(s), shrunk ${details.numShrinks} time(s)`];
+    error instanceof PropertyViolation
+      ? error.message
+      : `property failed with an error of the suite itself: ${error instanceof Error ? error.message : String(error)}`;
+  const lines = [
+    head,
+    '',
+    `property "${title}": failed after ${details.numRuns} case(s), shrunk ${details.numShrinks} time(s)`,
+  ];
   const value = details.counterexample?.[0];
   const path = details.counterexamplePath === null ? null : fullPath(details.counterexamplePath, value);
   lines.push(`  seed: ${details.seed}`, `  path: ${path ?? '(none)'}`);
@@ -208,13 +228,21 @@ export function failureMessage<T>(
     lines.push('  its requests:');
     failed.steps
       .flatMap((step) => step.exchanges)
-      .forEach((exchange, index) => lines.push(...request(exchange, `    ${index + 1}. `)));
+      .forEach((exchange, index) => {
+        lines.push(...request(exchange, `    ${index + 1}. `));
+      });
   }
   if (path !== null) lines.push(`  replay: ${replayCommand(details.seed, path, title)}`);
   return redact(lines.join('\n'));
 }
 
-function recordStats(testInfo: PropertyTestInfo, title: string, outcome: PropertyOutcome, startedAt: number, costs: Record<string, number> | undefined): void {
+function recordStats(
+  testInfo: PropertyTestInfo,
+  title: string,
+  outcome: PropertyOutcome,
+  startedAt: number,
+  costs: Record<string, number> | undefined,
+): void {
   const line = JSON.stringify({
     ...(costs === undefined ? {} : { costs }),
     runId: process.env.PCS_RUN_ID ?? null,
@@ -259,10 +287,12 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     try {
       context = options.setup ? await options.setup(client) : (undefined as C);
     } catch (error) {
-      if (error instanceof PropertyViolation && !error.precondition) throw new Error(`precondition failed: ${error.message}`);
+      if (error instanceof PropertyViolation && !error.precondition)
+        throw new Error(`precondition failed: ${error.message}`);
       throw error;
     }
-    const arbitrary = typeof options.arbitrary === 'function' ? options.arbitrary(settings.replayPath, context) : options.arbitrary;
+    const arbitrary =
+      typeof options.arbitrary === 'function' ? options.arbitrary(settings.replayPath, context) : options.arbitrary;
     const property = fc.asyncProperty(arbitrary, async (value: T) => {
       // After a transport failure the remaining cases pass at once: nothing is shrunk, the transport error is reported.
       if (transportFailure) return;
@@ -279,7 +309,10 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
           return;
         }
         // The last failing case is the minimal counterexample: shrinking only moves to cases that fail.
-        lastFailure = { error, steps: client.caseSteps.map((step) => ({ label: step.label, exchanges: [...step.exchanges] })) };
+        lastFailure = {
+          error,
+          steps: client.caseSteps.map((step) => ({ label: step.label, exchanges: [...step.exchanges] })),
+        };
         throw error;
       } finally {
         casesMs += performance.now() - caseStarted;
@@ -302,7 +335,10 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     client.close();
     const checkedMs = performance.now() - checkStarted;
     // What the cases spent outside the measured phases is the checks, the model and the test's own logic.
-    const measured = (['build', 'transport', 'parse', 'mask', 'ledger', 'validation'] as const).reduce((sum, phase) => sum + peekCost(phase), 0);
+    const measured = (['build', 'transport', 'parse', 'mask', 'ledger', 'validation'] as const).reduce(
+      (sum, phase) => sum + peekCost(phase),
+      0,
+    );
     addCost('checks', Math.max(0, casesMs - measured));
     addCost('generation', Math.max(0, checkedMs - casesMs));
     const recordingStarted = performance.now();
@@ -330,9 +366,13 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     if (transportFailure) throw transportFailure;
     // fast-check reports a property its budget stopped before any case ended as failed, with no error: nothing
     // failed there (a slow target, a long sequence), what ran of the case held. It passes, and says so.
-    const stoppedInFirstCase = details.failed && details.interrupted && lastFailure === undefined && details.errorInstance == null;
+    const stoppedInFirstCase =
+      details.failed && details.interrupted && lastFailure === undefined && details.errorInstance == null;
     if (stoppedInFirstCase) {
-      testInfo.annotations.push({ type: 'property', description: `stopped by the ${settings.budgetMs} ms budget (PCS_PROPERTY_BUDGET_MS) inside its first case: only what ran of it was checked` });
+      testInfo.annotations.push({
+        type: 'property',
+        description: `stopped by the ${settings.budgetMs} ms budget (PCS_PROPERTY_BUDGET_MS) inside its first case: only what ran of it was checked`,
+      });
     }
     if (details.failed && !stoppedInFirstCase) {
       const failed: FailedCase = lastFailure ?? { error: details.errorInstance, steps: [] };
@@ -340,12 +380,18 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       const message = failureMessage(title, { ...details, counterexample }, failed);
       const exchanges = failed.steps.flatMap((step) => step.exchanges);
       for (const [index, exchange] of exchanges.entries()) {
-        await testInfo.attach(`counterexample request ${index + 1}: ${exchange.method} ${exchange.path} → ${exchange.status}`, {
-          contentType: 'text/plain',
-          body: formatExchange(exchange),
-        });
+        await testInfo.attach(
+          `counterexample request ${index + 1}: ${exchange.method} ${exchange.path} → ${exchange.status}`,
+          {
+            contentType: 'text/plain',
+            body: formatExchange(exchange),
+          },
+        );
       }
-      if (options.echo !== false) process.stderr.write(`${message}\n\n${exchanges.map((exchange) => indent(formatExchange(exchange), '  ')).join('\n\n')}\n`);
+      if (options.echo !== false)
+        process.stderr.write(
+          `${message}\n\n${exchanges.map((exchange) => indent(formatExchange(exchange), '  ')).join('\n\n')}\n`,
+        );
       throw new Error(message);
     }
     return outcome;

@@ -36,21 +36,35 @@ function value(env: Env, name: string): string | undefined {
 export function propertySettings(env: Env = process.env): PropertySettings {
   const runsText = value(env, 'PCS_RUNS');
   if (runsText !== undefined && (!/^\d{1,7}$/.test(runsText) || Number(runsText) < 1)) {
-    throw new ConfigError('PCS_RUNS', `must be a positive integer (cases per property), got "${runsText.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_RUNS',
+      `must be a positive integer (cases per property), got "${runsText.slice(0, 40)}"`,
+    );
   }
   const seedText = value(env, 'PCS_SEED');
   if (seedText !== undefined && (!/^-?\d{1,10}$/.test(seedText) || Math.abs(Number(seedText)) > 2 ** 31)) {
-    throw new ConfigError('PCS_SEED', `must be an integer as printed by a failing property (32-bit), got "${seedText.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_SEED',
+      `must be an integer as printed by a failing property (32-bit), got "${seedText.slice(0, 40)}"`,
+    );
   }
   const fullPath = value(env, 'PCS_PATH');
   if (fullPath !== undefined && !/^\d{1,9}(:\d{1,9}){0,9999}(~[A-Za-z0-9+/=_:-]{0,10000})?$/.test(fullPath)) {
-    throw new ConfigError('PCS_PATH', `must be a path as printed by a failing property (numbers separated by ":"), got "${fullPath.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_PATH',
+      `must be a path as printed by a failing property (numbers separated by ":"), got "${fullPath.slice(0, 40)}"`,
+    );
   }
-  const [path, replayPath] = fullPath === undefined ? [undefined, undefined] : (fullPath.split('~') as [string, string | undefined]);
-  if (path !== undefined && seedText === undefined) throw new ConfigError('PCS_PATH', 'needs PCS_SEED: a path replays a case of one seed');
+  const [path, replayPath] =
+    fullPath === undefined ? [undefined, undefined] : (fullPath.split('~') as [string, string | undefined]);
+  if (path !== undefined && seedText === undefined)
+    throw new ConfigError('PCS_PATH', 'needs PCS_SEED: a path replays a case of one seed');
   const budgetText = value(env, 'PCS_PROPERTY_BUDGET_MS');
   if (budgetText !== undefined && (!/^\d{1,9}$/.test(budgetText) || Number(budgetText) < 100)) {
-    throw new ConfigError('PCS_PROPERTY_BUDGET_MS', `must be an integer of at least 100 (milliseconds per property), got "${budgetText.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_PROPERTY_BUDGET_MS',
+      `must be an integer of at least 100 (milliseconds per property), got "${budgetText.slice(0, 40)}"`,
+    );
   }
   const shrinkText = value(env, 'PCS_SHRINK');
   if (shrinkText !== undefined && shrinkText !== 'yes' && shrinkText !== 'no') {
@@ -65,4 +79,3 @@ export function propertySettings(env: Env = process.env): PropertySettings {
     budgetMs: budgetText === undefined ? defaultBudgetMs : Number(budgetText),
   };
 }
-

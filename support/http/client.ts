@@ -14,7 +14,13 @@ import { operation, type OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import { formatExchange, type Exchange } from './exchange.ts';
 import type { Target } from '../lifecycle/target.ts';
-import { nodeSender, sendWithPolicy, TargetAlreadyUnreachable, transportSettings, type TransportSettings } from './transport.ts';
+import {
+  nodeSender,
+  sendWithPolicy,
+  TargetAlreadyUnreachable,
+  transportSettings,
+  type TransportSettings,
+} from './transport.ts';
 
 export type { Auth } from './outgoing.ts';
 
@@ -54,14 +60,21 @@ export class ApiClient {
       // errors list every request header, the key included; transport errors carry a masked first line.
       let result;
       try {
-        result = await sendWithPolicy(nodeSender(), { method: op.method, url, headers, data, operationId }, this.transport());
+        result = await sendWithPolicy(
+          nodeSender(),
+          { method: op.method, url, headers, data, operationId },
+          this.transport(),
+        );
       } catch (error) {
         // One test reports an unreachable target; the others are skipped instead of failing the same way.
         if (error instanceof TargetAlreadyUnreachable) test.skip(true, error.message);
         throw error;
       }
       if (result.notes.length > 0 && !options.quiet) {
-        this.testInfo.annotations.push({ type: 'transport', description: `${operationId}: ${result.notes.join('; ')}` });
+        this.testInfo.annotations.push({
+          type: 'transport',
+          description: `${operationId}: ${result.notes.join('; ')}`,
+        });
       }
       const exchange = exchangeOf(operationId, request, result.response, started);
       this.exchanges.push(exchange);
@@ -69,7 +82,10 @@ export class ApiClient {
         this.quietExchanges.add(exchange);
         return exchange;
       }
-      this.testInfo.annotations.push({ type: 'status', description: `${operationId} ${op.method} ${path} → ${exchange.status}` });
+      this.testInfo.annotations.push({
+        type: 'status',
+        description: `${operationId} ${op.method} ${path} → ${exchange.status}`,
+      });
       await this.testInfo.attach(`${op.method} ${path} → ${exchange.status}`, {
         body: formatExchange(exchange),
         contentType: 'text/plain',
@@ -84,7 +100,8 @@ export class ApiClient {
    */
   unjudged(isJudged: (exchange: Exchange) => boolean): Exchange[] {
     return this.exchanges.filter(
-      (exchange) => !this.quietExchanges.has(exchange) && operation(exchange.operation).rules !== undefined && !isJudged(exchange),
+      (exchange) =>
+        !this.quietExchanges.has(exchange) && operation(exchange.operation).rules !== undefined && !isJudged(exchange),
     );
   }
 }

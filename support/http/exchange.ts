@@ -63,7 +63,8 @@ export function formatExchange(exchange: Exchange): string {
   if (exchange.requestBody !== undefined) lines.push('', exchange.requestBody);
   lines.push('', `--- response ${exchange.status} (${exchange.durationMs} ms)`);
   for (const [name, value] of Object.entries(exchange.responseHeaders)) lines.push(`${name}: ${value}`);
-  if (exchange.bodyText !== '') lines.push('', exchange.bodyText.length > 20_000 ? `${exchange.bodyText.slice(0, 20_000)}…` : exchange.bodyText);
+  if (exchange.bodyText !== '')
+    lines.push('', exchange.bodyText.length > 20_000 ? `${exchange.bodyText.slice(0, 20_000)}…` : exchange.bodyText);
   lines.push('', `--- reproduce`, curlCommand(exchange));
   return redact(lines.join('\n'));
 }

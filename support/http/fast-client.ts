@@ -59,13 +59,17 @@ function retryStale(once: Sender): Sender {
  */
 function closableSender(send: Sender, isClosed: () => boolean, pending: Set<Promise<IncomingResponse>>): Sender {
   return async (request, timeoutMs) => {
-    if (isClosed()) throw new RequestAbandoned(`${request.method} ${new URL(request.url).pathname}: not sent, the client was closed`);
+    if (isClosed())
+      throw new RequestAbandoned(`${request.method} ${new URL(request.url).pathname}: not sent, the client was closed`);
     const attempt = send(request, timeoutMs);
     pending.add(attempt);
     try {
       return await attempt;
     } catch (error) {
-      if (isClosed()) throw new RequestAbandoned(`${request.method} ${new URL(request.url).pathname}: abandoned when the client was closed`);
+      if (isClosed())
+        throw new RequestAbandoned(
+          `${request.method} ${new URL(request.url).pathname}: abandoned when the client was closed`,
+        );
       throw error;
     } finally {
       pending.delete(attempt);
@@ -122,7 +126,11 @@ export class FastClient {
 
     const started = performance.now();
     const ledgerBefore = peekCost('ledger');
-    const result = await sendWithPolicy(this.sender, { method: op.method, url, headers, data, operationId }, this.settings);
+    const result = await sendWithPolicy(
+      this.sender,
+      { method: op.method, url, headers, data, operationId },
+      this.settings,
+    );
     // The transport's time, less the ledger's, which the transport writes on the way (its own phase).
     addCost('transport', performance.now() - started - (peekCost('ledger') - ledgerBefore));
     this.requests += result.attempts;

@@ -37,10 +37,17 @@ export interface BuiltRequest {
   data: string | undefined;
 }
 
-export function buildRequest(operationId: OperationId, options: RequestOptions, baseUrl: string, secretKey: string): BuiltRequest {
+export function buildRequest(
+  operationId: OperationId,
+  options: RequestOptions,
+  baseUrl: string,
+  secretKey: string,
+): BuiltRequest {
   const op = operation(operationId);
   // Ids beyond 2^53 travel as stand-ins inside the suite (contract/big-integers.ts): back to their digits on the wire.
-  const params = options.params && Object.fromEntries(Object.entries(options.params).map(([name, value]) => [name, exactText(value)]));
+  const params =
+    options.params &&
+    Object.fromEntries(Object.entries(options.params).map(([name, value]) => [name, exactText(value)]));
   const path = operationPath(operationId, params) + (options.pathSuffix ?? '');
   const headers: Record<string, string> = {};
   if (options.accept !== null) headers.accept = options.accept ?? 'application/json';
@@ -59,7 +66,12 @@ export function buildRequest(operationId: OperationId, options: RequestOptions, 
 }
 
 /** The exchange as the suite records it: secrets masked, the body parsed as JSON when it is JSON. */
-export function exchangeOf(operationId: OperationId, request: BuiltRequest, response: IncomingResponse, startedMs: number): Exchange {
+export function exchangeOf(
+  operationId: OperationId,
+  request: BuiltRequest,
+  response: IncomingResponse,
+  startedMs: number,
+): Exchange {
   const durationMs = Math.round(performance.now() - startedMs);
   const bodyText = response.body.toString('utf8');
   const parsed = timed('parse', () => parseJsonBody(bodyText));

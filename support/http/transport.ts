@@ -17,7 +17,15 @@ import https from 'node:https';
 import type { OperationId } from '../../contract/operations.ts';
 import { ConfigError } from '../lifecycle/config.ts';
 import { parseJson } from '../../contract/big-integers.ts';
-import { createdCustomerId, deletedCustomerId, inlineCustomerId, ledgerPath, recordCreatedCustomer, recordDeletedCustomer, type LedgerTarget } from '../lifecycle/ledger.ts';
+import {
+  createdCustomerId,
+  deletedCustomerId,
+  inlineCustomerId,
+  ledgerPath,
+  recordCreatedCustomer,
+  recordDeletedCustomer,
+  type LedgerTarget,
+} from '../lifecycle/ledger.ts';
 import { redact } from './redact.ts';
 import { timed } from '../reporting/request-costs.ts';
 
@@ -114,7 +122,10 @@ export function transportVariables(env: Env = process.env): { retries: number; m
   let maxRps: number | null = null;
   if (rpsText) {
     if (!/^\d{1,6}(\.\d{1,3})?$/.test(rpsText) || Number(rpsText) <= 0) {
-      throw new ConfigError('PCS_MAX_RPS', `must be a positive number of requests per second, got "${rpsText.slice(0, 40)}"`);
+      throw new ConfigError(
+        'PCS_MAX_RPS',
+        `must be a positive number of requests per second, got "${rpsText.slice(0, 40)}"`,
+      );
     }
     maxRps = Number(rpsText);
   }
@@ -154,10 +165,18 @@ export function safeToRepeat(request: Pick<OutgoingRequest, 'method' | 'operatio
 type NetworkFailure = 'unreachable' | 'timeout' | 'reset' | 'other';
 
 export function classifyNetworkError(message: string): NetworkFailure {
-  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|getaddrinfo/i.test(message)) return 'unreachable';
-  if (/certificate|CERT_|SSL|TLS|EPROTO|wrong version number|self[- ]signed|handshake/i.test(message)) return 'unreachable';
-  if (/Timeout \d+ms exceeded|timed out|ETIMEDOUT|ESOCKETTIMEDOUT|aborted due to timeout|UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT/i.test(message)) return 'timeout';
-  if (/ECONNRESET|socket hang up|EPIPE|ECONNABORTED|other side closed|UND_ERR_SOCKET|premature close/i.test(message)) return 'reset';
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|getaddrinfo/i.test(message))
+    return 'unreachable';
+  if (/certificate|CERT_|SSL|TLS|EPROTO|wrong version number|self[- ]signed|handshake/i.test(message))
+    return 'unreachable';
+  if (
+    /Timeout \d+ms exceeded|timed out|ETIMEDOUT|ESOCKETTIMEDOUT|aborted due to timeout|UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT/i.test(
+      message,
+    )
+  )
+    return 'timeout';
+  if (/ECONNRESET|socket hang up|EPIPE|ECONNABORTED|other side closed|UND_ERR_SOCKET|premature close/i.test(message))
+    return 'reset';
   return 'other';
 }
 
@@ -178,7 +197,11 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
 }
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so that workers do not retry in step. */
-export function backoffDelay(attempt: number, settings: Pick<TransportSettings, 'backoffMs' | 'maxBackoffMs'>, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  settings: Pick<TransportSettings, 'backoffMs' | 'maxBackoffMs'>,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(settings.maxBackoffMs, settings.backoffMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
@@ -258,11 +281,14 @@ function noteInLedger(settings: TransportSettings, request: OutgoingRequest, res
         return; // no id to record; the test reports the broken body
       }
       // A transaction created with a new customer inline creates that customer too.
-      const id = request.operationId === 'createCustomer' ? createdCustomerId(json) : inlineCustomerId(request.data, json);
-      if (id !== undefined) recordCreatedCustomer(id, settings.ledger.runId, settings.ledger.file, settings.ledger.target);
+      const id =
+        request.operationId === 'createCustomer' ? createdCustomerId(json) : inlineCustomerId(request.data, json);
+      if (id !== undefined)
+        recordCreatedCustomer(id, settings.ledger.runId, settings.ledger.file, settings.ledger.target);
     } else if (request.operationId === 'deleteCustomer' && (success || response.status === 404)) {
       const id = deletedCustomerId(request.url);
-      if (id !== undefined) recordDeletedCustomer(id, settings.ledger.runId, settings.ledger.file, settings.ledger.target);
+      if (id !== undefined)
+        recordDeletedCustomer(id, settings.ledger.runId, settings.ledger.file, settings.ledger.target);
     }
   } catch {
     // The ledger is a safety net: failing to write it must not fail the request.
@@ -298,7 +324,10 @@ export async function settleInFlight(maxWaitMs: number): Promise<number> {
   const pending = [...inFlight];
   if (pending.length === 0) return 0;
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.allSettled(pending), new Promise((resolveWait) => (timer = setTimeout(resolveWait, maxWaitMs)))]);
+  await Promise.race([
+    Promise.allSettled(pending),
+    new Promise((resolveWait) => (timer = setTimeout(resolveWait, maxWaitMs))),
+  ]);
   clearTimeout(timer);
   return pending.length;
 }
@@ -320,12 +349,20 @@ function withOutgoingHeaders(request: OutgoingRequest): OutgoingRequest {
   return extra ? { ...request, headers: { ...request.headers, ...extra } } : request;
 }
 
-async function sendUnderPolicy(sender: Sender, original: OutgoingRequest, settings: TransportSettings, random: () => number): Promise<TransportResult> {
+async function sendUnderPolicy(
+  sender: Sender,
+  original: OutgoingRequest,
+  settings: TransportSettings,
+  random: () => number,
+): Promise<TransportResult> {
   const request = withOutgoingHeaders(original);
   const name = requestName(request);
   const earlier = alreadyUnreachable(settings);
   if (earlier !== null) {
-    throw new TargetAlreadyUnreachable('unreachable', `target unavailable: not sent (${name}); the target was found unreachable earlier in this run`);
+    throw new TargetAlreadyUnreachable(
+      'unreachable',
+      `target unavailable: not sent (${name}); the target was found unreachable earlier in this run`,
+    );
   }
   const repeatable = safeToRepeat(request);
   const notes: string[] = [];
@@ -347,7 +384,11 @@ async function sendUnderPolicy(sender: Sender, original: OutgoingRequest, settin
       if (kind === 'other') throw new Error(`${name}: ${summary}`);
       const what = kind === 'timeout' ? `no answer within ${settings.timeoutMs} ms` : 'connection reset';
       if (!repeatable) {
-        fail(settings, 'unavailable', `target unavailable: ${name}: ${what} (${summary}); not repeated because it may have created something`);
+        fail(
+          settings,
+          'unavailable',
+          `target unavailable: ${name}: ${what} (${summary}); not repeated because it may have created something`,
+        );
       }
       if (!retriesLeft) {
         fail(settings, 'unavailable', `target unavailable: ${name}: ${what} on ${attempts} attempts (${summary})`);
@@ -370,17 +411,33 @@ async function sendUnderPolicy(sender: Sender, original: OutgoingRequest, settin
     if (limited) {
       // A 429 means the request was refused, not carried out: repeating it is safe for every operation.
       if (advised !== null && advised > settings.maxRetryAfterMs) {
-        fail(settings, 'rate-limited', `rate limited: ${name} answered 429 with ${advice}, longer than the ${settings.maxRetryAfterMs / 1000} s the suite waits`);
+        fail(
+          settings,
+          'rate-limited',
+          `rate limited: ${name} answered 429 with ${advice}, longer than the ${settings.maxRetryAfterMs / 1000} s the suite waits`,
+        );
       }
       if (!retriesLeft) {
-        fail(settings, 'rate-limited', `rate limited: ${name} answered 429 on ${attempts} attempts (${advice}); lower PCS_MAX_RPS or PCS_WORKERS`);
+        fail(
+          settings,
+          'rate-limited',
+          `rate limited: ${name} answered 429 on ${attempts} attempts (${advice}); lower PCS_MAX_RPS or PCS_WORKERS`,
+        );
       }
     } else {
       if (!repeatable) {
-        fail(settings, 'unavailable', `target unavailable: ${name} answered ${response.status} (${advice}); not repeated because it may have created something`);
+        fail(
+          settings,
+          'unavailable',
+          `target unavailable: ${name} answered ${response.status} (${advice}); not repeated because it may have created something`,
+        );
       }
       if (!retriesLeft || (advised !== null && advised > settings.maxRetryAfterMs)) {
-        fail(settings, 'unavailable', `target unavailable: ${name} answered ${response.status} on ${attempts} attempts (${advice})`);
+        fail(
+          settings,
+          'unavailable',
+          `target unavailable: ${name} answered ${response.status} on ${attempts} attempts (${advice})`,
+        );
       }
     }
     const delay = advised ?? backoffDelay(attempts, settings, random);
@@ -397,7 +454,10 @@ async function sendUnderPolicy(sender: Sender, original: OutgoingRequest, settin
  * Requests that may create something go on a fresh connection: a reset on a reused idle
  * keep-alive connection would otherwise end a creation that the server never saw.
  */
-const keepAlive = { http: new http.Agent({ keepAlive: true, maxSockets: 32 }), https: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
+const keepAlive = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 32 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 32 }),
+};
 const fresh = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
 
 export function nodeSender(): Sender {
@@ -418,19 +478,31 @@ export function nodeSender(): Sender {
         clearTimeout(timer);
         action();
       };
-      const outgoing = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? agents.https : agents.http }, (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', (error) => settle(() => rejectResponse(describeSocketError(error))));
-        incoming.on('aborted', () => settle(() => rejectResponse(new Error('ECONNRESET: the connection was reset during the response'))));
-        incoming.on('end', () => {
-          const responseHeaders: Record<string, string> = {};
-          for (const [name, value] of Object.entries(incoming.headers)) {
-            if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-          }
-          settle(() => resolveResponse({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: Buffer.concat(chunks) }));
-        });
-      });
+      const outgoing = (secure ? https : http).request(
+        url,
+        { method: request.method, headers, agent: secure ? agents.https : agents.http },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('error', (error) => settle(() => rejectResponse(describeSocketError(error))));
+          incoming.on('aborted', () =>
+            settle(() => rejectResponse(new Error('ECONNRESET: the connection was reset during the response'))),
+          );
+          incoming.on('end', () => {
+            const responseHeaders: Record<string, string> = {};
+            for (const [name, value] of Object.entries(incoming.headers)) {
+              if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+            }
+            settle(() =>
+              resolveResponse({
+                status: incoming.statusCode ?? 0,
+                headers: responseHeaders,
+                body: Buffer.concat(chunks),
+              }),
+            );
+          });
+        },
+      );
       const timer = setTimeout(() => {
         settle(() => rejectResponse(new Error(`Timeout ${timeoutMs}ms exceeded`)));
         outgoing.destroy();

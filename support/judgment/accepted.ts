@@ -9,16 +9,31 @@ import type { Reading } from './readings.ts';
 
 /** A creation body as the server read it: the field at `pointer` replaced by the reading (removed when read as "not given"). */
 export function bodyAsRead(sent: unknown, pointer: string, reading: Reading): Record<string, unknown> {
-  const read = pointer === '' ? (reading.kind === 'absent' ? {} : reading.value) : replaceAt(sent, pointer, reading.kind === 'absent' ? undefined : reading.value);
+  const read =
+    pointer === ''
+      ? reading.kind === 'absent'
+        ? {}
+        : reading.value
+      : replaceAt(sent, pointer, reading.kind === 'absent' ? undefined : reading.value);
   return read !== null && typeof read === 'object' && !Array.isArray(read) ? (read as Record<string, unknown>) : {};
 }
 
 /** The rule a creation input of this class is judged under. */
-export function creationRule(input: Pick<ClassifiedInput, 'class'>): 'TXN-CREATE-2XX' | 'TXN-CREATE-INVALID-4XX' | 'TXN-CREATE-OPEN-INPUT' {
-  return input.class === 'must-accept' ? 'TXN-CREATE-2XX' : input.class === 'must-refuse' ? 'TXN-CREATE-INVALID-4XX' : 'TXN-CREATE-OPEN-INPUT';
+export function creationRule(
+  input: Pick<ClassifiedInput, 'class'>,
+): 'TXN-CREATE-2XX' | 'TXN-CREATE-INVALID-4XX' | 'TXN-CREATE-OPEN-INPUT' {
+  return input.class === 'must-accept'
+    ? 'TXN-CREATE-2XX'
+    : input.class === 'must-refuse'
+      ? 'TXN-CREATE-INVALID-4XX'
+      : 'TXN-CREATE-OPEN-INPUT';
 }
 
 /** The rule a send input of this class is judged under. */
 export function sendRule(input: Pick<ClassifiedInput, 'class'>): 'SEND-2XX' | 'SEND-INVALID-4XX' | 'SEND-OPEN-INPUT' {
-  return input.class === 'must-accept' ? 'SEND-2XX' : input.class === 'must-refuse' ? 'SEND-INVALID-4XX' : 'SEND-OPEN-INPUT';
+  return input.class === 'must-accept'
+    ? 'SEND-2XX'
+    : input.class === 'must-refuse'
+      ? 'SEND-INVALID-4XX'
+      : 'SEND-OPEN-INPUT';
 }

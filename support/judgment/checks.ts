@@ -20,23 +20,39 @@ export const isSuccess = (status: number): boolean => status >= 200 && status < 
 export const isClientError = (status: number): boolean => status >= 400 && status < 500;
 
 export function statusIs(exchange: Exchange, expected: number): Violation[] {
-  return exchange.status === expected ? [] : [{ location: 'status', expected: String(expected), actual: String(exchange.status) }];
+  return exchange.status === expected
+    ? []
+    : [{ location: 'status', expected: String(expected), actual: String(exchange.status) }];
 }
 
 export function statusIsSuccess(exchange: Exchange): Violation[] {
-  return isSuccess(exchange.status) ? [] : [{ location: 'status', expected: 'a 2xx status', actual: String(exchange.status) }];
+  return isSuccess(exchange.status)
+    ? []
+    : [{ location: 'status', expected: 'a 2xx status', actual: String(exchange.status) }];
 }
 
 export function statusIsClientError(exchange: Exchange): Violation[] {
-  return isClientError(exchange.status) ? [] : [{ location: 'status', expected: 'a 4xx status', actual: String(exchange.status) }];
+  return isClientError(exchange.status)
+    ? []
+    : [{ location: 'status', expected: 'a 4xx status', actual: String(exchange.status) }];
 }
 
 export function statusIsNotServerError(exchange: Exchange): Violation[] {
-  return exchange.status < 500 ? [] : [{ location: 'status', expected: 'a status below 500', actual: String(exchange.status) }];
+  return exchange.status < 500
+    ? []
+    : [{ location: 'status', expected: 'a status below 500', actual: String(exchange.status) }];
 }
 
 export function statusIsNotSuccess(exchange: Exchange): Violation[] {
-  return isSuccess(exchange.status) ? [{ location: 'status', expected: 'a status that is not 2xx (the request is invalid)', actual: String(exchange.status) }] : [];
+  return isSuccess(exchange.status)
+    ? [
+        {
+          location: 'status',
+          expected: 'a status that is not 2xx (the request is invalid)',
+          actual: String(exchange.status),
+        },
+      ]
+    : [];
 }
 
 /** application/json, with or without parameters (charset); media types are case-insensitive. */
@@ -45,11 +61,19 @@ export function contentTypeIsJson(exchange: Exchange): Violation[] {
   const media = value?.split(';')[0]?.trim().toLowerCase();
   return media === 'application/json'
     ? []
-    : [{ location: 'header content-type', expected: 'application/json', actual: value === undefined ? 'absent' : JSON.stringify(value) }];
+    : [
+        {
+          location: 'header content-type',
+          expected: 'application/json',
+          actual: value === undefined ? 'absent' : JSON.stringify(value),
+        },
+      ];
 }
 
 export function bodyIsJson(exchange: Exchange): Violation[] {
-  return exchange.jsonError === undefined ? [] : [{ location: 'body', expected: 'a JSON body', actual: exchange.jsonError }];
+  return exchange.jsonError === undefined
+    ? []
+    : [{ location: 'body', expected: 'a JSON body', actual: exchange.jsonError }];
 }
 
 export function bodyIsEmpty(exchange: Exchange): Violation[] {
@@ -92,23 +116,33 @@ export function bodyValueIsAbsoluteUrl(exchange: Exchange, pointer: string): Vio
       absolute = false;
     }
   }
-  return absolute ? [] : [{ location: `body ${pointer}`, expected: 'an absolute URL (scheme and address)', actual: describeValue(value) }];
+  return absolute
+    ? []
+    : [{ location: `body ${pointer}`, expected: 'an absolute URL (scheme and address)', actual: describeValue(value) }];
 }
 
 /** The value at a JSON pointer is a JSON string (the link operation's token, whatever the send shape says). */
 export function bodyValueIsString(exchange: Exchange, pointer: string): Violation[] {
   const value = valueAtPointer(exchange.json, pointer);
-  return typeof value === 'string' ? [] : [{ location: `body ${pointer}`, expected: 'a JSON string', actual: describeValue(value) }];
+  return typeof value === 'string'
+    ? []
+    : [{ location: `body ${pointer}`, expected: 'a JSON string', actual: describeValue(value) }];
 }
 
 /** Every element of a JSON array body holds `expected` at its member `key` (e.g. every intent's amount). */
 export function eachElementValueEquals(exchange: Exchange, key: string, expected: unknown): Violation[] {
   const elements = Array.isArray(exchange.json) ? exchange.json : [];
-  return elements.flatMap((_element, index) => bodyValueEquals(exchange, `/${index}/${escapePointerToken(key)}`, expected));
+  return elements.flatMap((_element, index) =>
+    bodyValueEquals(exchange, `/${index}/${escapePointerToken(key)}`, expected),
+  );
 }
 
 /** The timestamp each intent status says is set (reference: States and transitions). Status names compare case-insensitively. */
-export const eventTimestamps: Readonly<Record<string, string>> = { sent: 'approved_at', failed: 'canceled_at', deleted: 'deleted_at' };
+export const eventTimestamps: Readonly<Record<string, string>> = {
+  sent: 'approved_at',
+  failed: 'canceled_at',
+  deleted: 'deleted_at',
+};
 
 /**
  * Every payment intent of an array body whose status says its event happened carries that

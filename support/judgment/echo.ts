@@ -53,7 +53,10 @@ export function echoViolations(exchange: Pick<Exchange, 'json'>, read: Record<st
     if (!forms.some((form) => Object.is(form, actual) || JSON.stringify(form) === JSON.stringify(actual))) {
       violations.push({
         location: `body /${field}`,
-        expected: forms.length === 1 ? describeValue(forms[0]) : `one of ${forms.map((form) => describeValue(form)).join(', ')}`,
+        expected:
+          forms.length === 1
+            ? describeValue(forms[0])
+            : `one of ${forms.map((form) => describeValue(form)).join(', ')}`,
         actual: describeValue(actual),
       });
     }

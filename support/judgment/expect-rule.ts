@@ -19,7 +19,9 @@ export function ruleFailureMessage(ruleId: string, exchange: Exchange, violation
   const entry = rule(ruleId);
   const lines = [
     `${ruleId} (${entry.kind}) violated by ${exchange.operation}: ${describeRequest(exchange)} → ${exchange.status}`,
-    ...violations.map((violation) => `  at ${violation.location}: expected ${violation.expected}, actual ${violation.actual}`),
+    ...violations.map(
+      (violation) => `  at ${violation.location}: expected ${violation.expected}, actual ${violation.actual}`,
+    ),
     `  rule: ${entry.text}`,
     `  reference: ${entry.section}: "${entry.reference}"`,
     `  reproduce: ${curlCommand(exchange)}`,
@@ -36,7 +38,9 @@ export function attachViolationTable(ruleId: string, violations: readonly Violat
   if (violations.length === 0) return;
   let attached: Promise<void>;
   try {
-    attached = test.info().attach(`${ruleId} violations`, { body: redact(violationTable(violations)), contentType: 'text/csv' });
+    attached = test
+      .info()
+      .attach(`${ruleId} violations`, { body: redact(violationTable(violations)), contentType: 'text/csv' });
   } catch {
     return; // outside a test (unit tests of the messages): nothing to attach to
   }
@@ -60,7 +64,12 @@ export const expect = baseExpect.extend({
 });
 
 /** Asserts a rule on an exchange; soft assertions let one test report every rule it checks. */
-export function expectRule(ruleId: string, exchange: Exchange, violations: Violation[], options: { soft?: boolean } = {}): void {
+export function expectRule(
+  ruleId: string,
+  exchange: Exchange,
+  violations: Violation[],
+  options: { soft?: boolean } = {},
+): void {
   if (options.soft) expect.soft(exchange).toSatisfyRule(ruleId, violations);
   else expect(exchange).toSatisfyRule(ruleId, violations);
 }

@@ -16,8 +16,8 @@ export interface AnswerContext {
   id?: number;
 }
 
-/** What a request was, and the rule its answer's status is judged under (`note`: what the status violation adds). */
-export type Expectation = { rule: string; note?: string } & (
+/** The outcome a request allows, and what an accepted answer owes. */
+export type Outcome =
   /** Must accept: the operation's success status, then every registered check of the answer. */
   | { kind: 'accepted'; context: AnswerContext }
   /** Exactly this status (the statuses the reference shows: 204, 401, 404). */
@@ -33,14 +33,24 @@ export type Expectation = { rule: string; note?: string } & (
   /** Accept or refuse a valid request: never a 5xx, and an accepted answer owes every registered check. */
   | { kind: 'either'; context: AnswerContext }
   /** An input of a known class (support/judgment/outcome.ts): accepted, its answer owes the checks as read. */
-  | { kind: 'input'; input: ClassifiedInput; strict: boolean; context: (reading: Reading) => AnswerContext }
-);
+  | { kind: 'input'; input: ClassifiedInput; strict: boolean; context: (reading: Reading) => AnswerContext };
+
+/** What a request was: the rule its answer's status is judged under, the outcome it allows, and a note. */
+export type Expectation = Outcome & {
+  rule: string;
+  /** What the status violation adds: what was sent, what else the rule allows. */
+  note?: string;
+};
 
 /** The same expectation, with a note its status violation carries (what was sent, what else the rule allows). */
 export const noting = (expectation: Expectation, note: string | undefined): Expectation =>
   note === undefined ? expectation : { ...expectation, note };
 
-export const accepted = (rule: string, context: AnswerContext = {}): Expectation => ({ kind: 'accepted', rule, context });
+export const accepted = (rule: string, context: AnswerContext = {}): Expectation => ({
+  kind: 'accepted',
+  rule,
+  context,
+});
 export const exactly = (rule: string, status: number): Expectation => ({ kind: 'status', rule, status });
 export const refused = (rule: string): Expectation => ({ kind: 'refused', rule });
 export const authorised = (rule: string): Expectation => ({ kind: 'authorised', rule });
@@ -53,4 +63,3 @@ export const classified = (
   strict: boolean,
   context: (reading: Reading) => AnswerContext = () => ({}),
 ): Expectation => ({ kind: 'input', rule, input, strict, context });
-

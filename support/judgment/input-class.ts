@@ -29,8 +29,14 @@ import { doubleReading } from '../../contract/big-integers.ts';
 function asSent(value: unknown, required: boolean): Reading[] {
   const readings: Reading[] = [{ kind: 'as-sent', value }];
   const rounded = typeof value === 'number' ? doubleReading(value) : undefined;
-  if (rounded !== undefined) readings.push({ kind: 'coerced', value: rounded, how: 'read as the nearest double (a JSON parser reading numbers as 64-bit floats)' });
-  if (!required && typeof value === 'string' && value.trim() === '') readings.push({ kind: 'absent', how: 'an empty text read as "not given"' });
+  if (rounded !== undefined)
+    readings.push({
+      kind: 'coerced',
+      value: rounded,
+      how: 'read as the nearest double (a JSON parser reading numbers as 64-bit floats)',
+    });
+  if (!required && typeof value === 'string' && value.trim() === '')
+    readings.push({ kind: 'absent', how: 'an empty text read as "not given"' });
   return readings;
 }
 
@@ -77,28 +83,64 @@ export interface ClassifyOptions {
  * The class of a body whose field at `pointer` holds `value` (absent: `undefined`), all other
  * fields being safe values. `name` is the body's schema.
  */
-export function classifyField(name: SchemaName, pointer: string, value: unknown, options: ClassifyOptions = {}): ClassifiedInput {
+export function classifyField(
+  name: SchemaName,
+  pointer: string,
+  value: unknown,
+  options: ClassifyOptions = {},
+): ClassifiedInput {
   const what = `${pointer} = ${describeValue(value)}`;
   const required = pointer !== '' && isRequiredAt(name, pointer);
   const usable = options.usable ?? (() => true);
   if (value === undefined) {
     return required
       ? { class: 'must-refuse', strictRefuses: false, readings: [], what, why: 'the reference requires this field' }
-      : { class: 'accept-or-refuse', strictRefuses: true, readings: [{ kind: 'absent', how: 'not given' }], what, why: 'the reference does not say the field is required' };
+      : {
+          class: 'accept-or-refuse',
+          strictRefuses: true,
+          readings: [{ kind: 'absent', how: 'not given' }],
+          what,
+          why: 'the reference does not say the field is required',
+        };
   }
   if (validateFieldInLayer('reference', name, pointer, value).length === 0) {
-    if (!usable(value)) return { class: 'must-refuse', strictRefuses: false, readings: [], what, why: 'no target can act on this value' };
+    if (!usable(value))
+      return { class: 'must-refuse', strictRefuses: false, readings: [], what, why: 'no target can act on this value' };
     if (validateFieldInLayer('strict', name, pointer, value).length > 0) {
-      return { class: 'accept-or-refuse', strictRefuses: true, readings: asSent(value, required), what, why: 'the documented type, but not what the reference describes (--strict reads the description as a constraint)' };
+      return {
+        class: 'accept-or-refuse',
+        strictRefuses: true,
+        readings: asSent(value, required),
+        what,
+        why: 'the documented type, but not what the reference describes (--strict reads the description as a constraint)',
+      };
     }
     if (validateFieldInLayer('safe', name, pointer, value).length > 0) {
-      return { class: 'accept-or-refuse', strictRefuses: false, readings: asSent(value, required), what, why: "the documented type, outside the suite's usual range (the reference shows no bounds)" };
+      return {
+        class: 'accept-or-refuse',
+        strictRefuses: false,
+        readings: asSent(value, required),
+        what,
+        why: "the documented type, outside the suite's usual range (the reference shows no bounds)",
+      };
     }
     const pinned = options.pinned?.[pointer];
     if (pinned !== undefined && pinned !== value) {
-      return { class: 'accept-or-refuse', strictRefuses: false, readings: asSent(value, required), what, why: `the documented type, but not the target's own value ${describeValue(pinned)} (the reference leaves it to the account)` };
+      return {
+        class: 'accept-or-refuse',
+        strictRefuses: false,
+        readings: asSent(value, required),
+        what,
+        why: `the documented type, but not the target's own value ${describeValue(pinned)} (the reference leaves it to the account)`,
+      };
     }
-    return { class: 'must-accept', strictRefuses: false, readings: [{ kind: 'as-sent', value }], what, why: 'the documented type, in the safe range' };
+    return {
+      class: 'must-accept',
+      strictRefuses: false,
+      readings: [{ kind: 'as-sent', value }],
+      what,
+      why: 'the documented type, in the safe range',
+    };
   }
   const readings = readingsOf(value, typesAt(name, pointer), {
     required,
@@ -110,7 +152,10 @@ export function classifyField(name: SchemaName, pointer: string, value: unknown,
       strictRefuses: false,
       readings: [],
       what,
-      why: value === null && required ? 'null where the reference requires the field' : 'another JSON type, and no reading makes it valid',
+      why:
+        value === null && required
+          ? 'null where the reference requires the field'
+          : 'another JSON type, and no reading makes it valid',
     };
   }
   const coerced = readings.find((reading) => reading.kind === 'coerced');
@@ -124,7 +169,8 @@ export function classifyField(name: SchemaName, pointer: string, value: unknown,
 
 /** Phrases for titles: "must accept", "must refuse", "accept or refuse". */
 export function classPhrase(input: Pick<ClassifiedInput, 'class' | 'strictRefuses'>): string {
-  if (input.class === 'accept-or-refuse') return input.strictRefuses ? 'accept or refuse (--strict: refuse)' : 'accept or refuse';
+  if (input.class === 'accept-or-refuse')
+    return input.strictRefuses ? 'accept or refuse (--strict: refuse)' : 'accept or refuse';
   return input.class === 'must-accept' ? 'must accept' : 'must refuse';
 }
 
@@ -136,7 +182,14 @@ export function classPhrase(input: Pick<ClassifiedInput, 'class' | 'strictRefuse
 export function declaredContentType(contentType: string | undefined, body: unknown): ClassifiedInput {
   const media = contentType?.split(';')[0]?.trim().toLowerCase();
   const what = `a JSON body declared as ${contentType === undefined ? 'nothing (no Content-Type)' : JSON.stringify(contentType)}`;
-  if (media === 'application/json') return { class: 'must-accept', strictRefuses: false, readings: [{ kind: 'as-sent', value: body }], what, why: 'JSON declared as JSON' };
+  if (media === 'application/json')
+    return {
+      class: 'must-accept',
+      strictRefuses: false,
+      readings: [{ kind: 'as-sent', value: body }],
+      what,
+      why: 'JSON declared as JSON',
+    };
   return {
     class: 'accept-or-refuse',
     strictRefuses: true,

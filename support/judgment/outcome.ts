@@ -42,24 +42,43 @@ function classText(input: ClassifiedInput, strict: boolean): string {
   return `${input.what}: ${klass.replace(/-/g, ' ')} (${input.why}${strictNote})`;
 }
 
-export function judgeInput(exchange: Pick<Exchange, 'status'>, input: ClassifiedInput, strict: boolean, accepted: AcceptedChecks): InputVerdict {
+export function judgeInput(
+  exchange: Pick<Exchange, 'status'>,
+  input: ClassifiedInput,
+  strict: boolean,
+  accepted: AcceptedChecks,
+): InputVerdict {
   const klass = effectiveClass(input, strict);
   const status = String(exchange.status);
   if (klass === 'must-refuse') {
     return {
-      violations: isClientError(exchange.status) ? [] : [{ location: 'status', expected: `a 4xx status; input ${classText(input, strict)}`, actual: status }],
+      violations: isClientError(exchange.status)
+        ? []
+        : [{ location: 'status', expected: `a 4xx status; input ${classText(input, strict)}`, actual: status }],
       lenient: null,
     };
   }
   if (klass === 'must-accept') {
-    if (!isSuccess(exchange.status)) return { violations: [{ location: 'status', expected: `a 2xx status; input ${classText(input, strict)}`, actual: status }], lenient: null };
+    if (!isSuccess(exchange.status))
+      return {
+        violations: [
+          { location: 'status', expected: `a 2xx status; input ${classText(input, strict)}`, actual: status },
+        ],
+        lenient: null,
+      };
     return { violations: accepted(input.readings[0] ?? { kind: 'as-sent', value: undefined }), lenient: null };
   }
   // accept or refuse
   if (isClientError(exchange.status)) return { violations: [], lenient: null };
   if (!isSuccess(exchange.status)) {
     return {
-      violations: [{ location: 'status', expected: `a 4xx (refused) or a 2xx with a conforming answer (accepted), never a 5xx; input ${classText(input, strict)}`, actual: status }],
+      violations: [
+        {
+          location: 'status',
+          expected: `a 4xx (refused) or a 2xx with a conforming answer (accepted), never a 5xx; input ${classText(input, strict)}`,
+          actual: status,
+        },
+      ],
       lenient: null,
     };
   }
@@ -67,10 +86,15 @@ export function judgeInput(exchange: Pick<Exchange, 'status'>, input: Classified
   for (const reading of input.readings) {
     const violations = accepted(reading);
     if (violations.length === 0) {
-      const lenient = input.strictRefuses ? `${input.what} accepted with ${status} (${readingText(reading)}); --strict requires a 4xx` : null;
+      const lenient = input.strictRefuses
+        ? `${input.what} accepted with ${status} (${readingText(reading)}); --strict requires a 4xx`
+        : null;
       return { violations: [], lenient };
     }
-    first ??= violations.map((violation) => ({ ...violation, expected: `${violation.expected} (the input accepted ${readingText(reading)}: ${input.what})` }));
+    first ??= violations.map((violation) => ({
+      ...violation,
+      expected: `${violation.expected} (the input accepted ${readingText(reading)}: ${input.what})`,
+    }));
   }
   return { violations: first ?? [], lenient: null };
 }

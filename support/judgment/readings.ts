@@ -71,7 +71,7 @@ function coerceTo(data: unknown, type: JSONSchemaType): unknown {
     case 'integer': {
       if (typeof data === 'boolean' || data === null) return Number(data);
       // ajv: `data && data == +data` (and no fraction for integers); JavaScript's own number reading.
-      if (typeof data === 'string' && data !== '' && Number(data) === Number(data) && Number.isFinite(Number(data))) {
+      if (typeof data === 'string' && data !== '' && Number.isFinite(Number(data))) {
         const number = Number(data);
         if (type === 'integer' && number % 1 !== 0) return undefined;
         return number;
@@ -95,7 +95,11 @@ function coerceTo(data: unknown, type: JSONSchemaType): unknown {
  * (when its result is valid for the field: `valid`) and, for null in a field the reference
  * does not require, "not given". Empty: no reading makes the value valid.
  */
-export function readingsOf(value: unknown, types: readonly JSONSchemaType[], options: { required: boolean; valid: (reading: unknown) => boolean }): Reading[] {
+export function readingsOf(
+  value: unknown,
+  types: readonly JSONSchemaType[],
+  options: { required: boolean; valid: (reading: unknown) => boolean },
+): Reading[] {
   const readings: Reading[] = [];
   if (value === null) {
     // A field the reference requires cannot be "not given", and 0 or "" in its place is not what was meant.
@@ -104,13 +108,22 @@ export function readingsOf(value: unknown, types: readonly JSONSchemaType[], opt
   }
   const coerced = coercedValue(value, types);
   if (coerced !== undefined && options.valid(coerced)) {
-    readings.push({ kind: 'coerced', value: coerced, how: `read as ${JSON.stringify(coerced)} (a coercing parser's reading)` });
+    readings.push({
+      kind: 'coerced',
+      value: coerced,
+      how: `read as ${JSON.stringify(coerced)} (a coercing parser's reading)`,
+    });
   }
   // PHP decodes JSON objects and arrays to one kind of value, an array with keys: to a server written in it,
   // [] is {} and [1] is {"0": 1} (which the reference may allow: it shows no required field inside most objects).
   if (Array.isArray(value) && types.includes('object') && !types.includes('array')) {
     const keyed = Object.fromEntries(value.map((element, index) => [String(index), element]));
-    if (options.valid(keyed)) readings.push({ kind: 'coerced', value: keyed, how: `read as ${JSON.stringify(keyed)} (a PHP-style decoder, for which arrays and objects are one kind of value)` });
+    if (options.valid(keyed))
+      readings.push({
+        kind: 'coerced',
+        value: keyed,
+        how: `read as ${JSON.stringify(keyed)} (a PHP-style decoder, for which arrays and objects are one kind of value)`,
+      });
   }
   return readings;
 }

@@ -59,7 +59,8 @@ interface RegisteredCheck {
 }
 
 /** The operations whose answers owe rules (the reference's; not the suite's undocumented helpers). */
-const documented = (): OperationId[] => operations.filter((entry) => entry.rules !== undefined).map((entry) => entry.id);
+const documented = (): OperationId[] =>
+  operations.filter((entry) => entry.rules !== undefined).map((entry) => entry.id);
 
 /** The schema of an operation's documented success answer, if it has a body. */
 function successSchema(id: OperationId): SchemaName | undefined {
@@ -91,7 +92,13 @@ function containsId(exchange: Exchange, id: number): Violation[] {
   const found = list.map((item) => item?.id);
   return found.includes(id)
     ? []
-    : [{ location: 'body /*/id', expected: `an element with id ${id}`, actual: `ids ${describeValue(found.slice(0, 20))}` }];
+    : [
+        {
+          location: 'body /*/id',
+          expected: `an element with id ${id}`,
+          actual: `ids ${describeValue(found.slice(0, 20))}`,
+        },
+      ];
 }
 
 /** The registered checks, in the order their failures are reported. */
@@ -109,7 +116,9 @@ function registeredChecks(): RegisteredCheck[] {
       },
     };
     const contentType = roles.contentType;
-    return contentType === undefined ? [shape] : [shape, { rule: contentType, operations: [id], check: contentTypeIsJson }];
+    return contentType === undefined
+      ? [shape]
+      : [shape, { rule: contentType, operations: [id], check: contentTypeIsJson }];
   });
   const owed: RegisteredCheck[] = [
     {
@@ -117,13 +126,22 @@ function registeredChecks(): RegisteredCheck[] {
       operations: ['createTransaction'],
       check: (exchange, { read }) => (read === undefined ? undefined : echoViolations(exchange, read)),
     },
-    { rule: 'LINK-TOKEN-STRING', operations: ['getPaymentLink'], check: (exchange) => bodyValueIsString(exchange, '/token') },
-    { rule: 'LINK-URL-ABSOLUTE', operations: ['getPaymentLink'], check: (exchange) => bodyValueIsAbsoluteUrl(exchange, '/url') },
+    {
+      rule: 'LINK-TOKEN-STRING',
+      operations: ['getPaymentLink'],
+      check: (exchange) => bodyValueIsString(exchange, '/token'),
+    },
+    {
+      rule: 'LINK-URL-ABSOLUTE',
+      operations: ['getPaymentLink'],
+      check: (exchange) => bodyValueIsAbsoluteUrl(exchange, '/url'),
+    },
     { rule: 'SEND-INTENT-EVENT-TIMESTAMPS', operations: ['sendTransaction'], check: intentEventTimestamps },
     {
       rule: 'SEND-AMOUNT-MATCHES',
       operations: ['sendTransaction'],
-      check: (exchange, { amount }) => (amount === undefined ? undefined : eachElementValueEquals(exchange, 'amount', amount)),
+      check: (exchange, { amount }) =>
+        amount === undefined ? undefined : eachElementValueEquals(exchange, 'amount', amount),
     },
     {
       rule: 'BALANCE-CONTAINS-ID',
@@ -162,7 +180,9 @@ function judgeAccepted(exchange: Exchange, context: AnswerContext): Judgement[] 
 }
 
 function noted(violations: Violation[], note: string | undefined): Violation[] {
-  return note === undefined ? violations : violations.map((violation) => ({ ...violation, expected: `${violation.expected} (${note})` }));
+  return note === undefined
+    ? violations
+    : violations.map((violation) => ({ ...violation, expected: `${violation.expected} (${note})` }));
 }
 
 function statusJudgement(exchange: Exchange, expectation: Exclude<Expectation, { kind: 'input' }>): Violation[] {
@@ -207,10 +227,20 @@ export function judgeAnswer(exchange: Exchange, expectation: Expectation): Judge
     const verdict = judgeInput(exchange, expectation.input, expectation.strict, (reading) =>
       judgeAccepted(exchange, expectation.context(reading)).flatMap((judgement) => judgement.violations),
     );
-    return [{ rule: expectation.rule, violations: verdict.violations, ...(verdict.lenient ? { lenient: verdict.lenient } : {}) }];
+    return [
+      {
+        rule: expectation.rule,
+        violations: verdict.violations,
+        ...(verdict.lenient ? { lenient: verdict.lenient } : {}),
+      },
+    ];
   }
-  const first: Judgement = { rule: expectation.rule, violations: noted(statusJudgement(exchange, expectation), expectation.note) };
-  const owesChecks = expectation.kind === 'accepted' || expectation.kind === 'authorised' || expectation.kind === 'either';
+  const first: Judgement = {
+    rule: expectation.rule,
+    violations: noted(statusJudgement(exchange, expectation), expectation.note),
+  };
+  const owesChecks =
+    expectation.kind === 'accepted' || expectation.kind === 'authorised' || expectation.kind === 'either';
   if (!owesChecks || !isSuccess(exchange.status)) return [first];
   const merged = new Map<string, Judgement>([[first.rule, first]]);
   const context = expectation.kind === 'authorised' ? {} : expectation.context;

@@ -12,7 +12,14 @@ import { leftoverCustomers, ledgerPath, recordDeletedCustomer, type CarriedOver,
 import { redact } from '../http/redact.ts';
 import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from '../http/transport.ts';
 
-export { continueLedger, ledgerPath, leftoverCustomers, recordCreatedCustomer, recordDeletedCustomer, startLedger } from './ledger.ts';
+export {
+  continueLedger,
+  ledgerPath,
+  leftoverCustomers,
+  recordCreatedCustomer,
+  recordDeletedCustomer,
+  startLedger,
+} from './ledger.ts';
 
 /** Deletions in flight at once during cleanup. */
 export const cleanupConcurrency = 4;
@@ -31,7 +38,11 @@ export interface CleanupResult {
 }
 
 /** Deletes every leftover customer of the ledger on this target (the others live elsewhere); never throws (teardown must finish). */
-export async function deleteLeftoverCustomers(target: CleanupTarget, settings: TransportSettings, file: string = ledgerPath()): Promise<CleanupResult> {
+export async function deleteLeftoverCustomers(
+  target: CleanupTarget,
+  settings: TransportSettings,
+  file: string = ledgerPath(),
+): Promise<CleanupResult> {
   const result: CleanupResult = { deleted: [], gone: [], failed: [] };
   const ids = leftoverCustomers(file, target.baseUrl);
   const origin = { baseUrl: target.baseUrl, embedded: false };
@@ -61,7 +72,10 @@ export async function deleteLeftoverCustomers(target: CleanupTarget, settings: T
         result.failed.push({ id, reason: `answered ${response.status}` });
       }
     } catch (error) {
-      const reason = error instanceof TransportError ? error.message : redact((error as Error).message ?? String(error)).split('\n')[0] ?? '';
+      const reason =
+        error instanceof TransportError
+          ? error.message
+          : (redact((error as Error).message ?? String(error)).split('\n')[0] ?? '');
       result.failed.push({ id, reason });
     }
   };
@@ -83,11 +97,12 @@ export function cleanupSummary(result: CleanupResult): string | null {
   const parts = [`cleanup: deleted ${result.deleted.length} leftover customer(s)`];
   if (result.gone.length > 0) parts.push(`${result.gone.length} already gone`);
   if (result.failed.length > 0) {
-    parts.push(`could NOT delete ${result.failed.length}: ${result.failed.map((failure) => `${failure.id} (${failure.reason})`).join(', ')}`);
+    parts.push(
+      `could NOT delete ${result.failed.length}: ${result.failed.map((failure) => `${failure.id} (${failure.reason})`).join(', ')}`,
+    );
   }
   return redact(parts.join('; '));
 }
-
 
 function idsByRun(customers: readonly OpenCustomer[]): string {
   const runs = new Map<string, number[]>();
@@ -103,17 +118,22 @@ function idsByRun(customers: readonly OpenCustomer[]): string {
 export function carriedOverSummary(carried: CarriedOver, file: string): string[] {
   const lines: string[] = [];
   if (carried.sameTarget.length > 0) {
-    lines.push(`cleanup: ${carried.sameTarget.length} customer(s) left on this target by an earlier run that was stopped before its cleanup (${idsByRun(carried.sameTarget)}): this run's teardown deletes them`);
+    lines.push(
+      `cleanup: ${carried.sameTarget.length} customer(s) left on this target by an earlier run that was stopped before its cleanup (${idsByRun(carried.sameTarget)}): this run's teardown deletes them`,
+    );
   }
   const byTarget = new Map<string, OpenCustomer[]>();
-  for (const customer of carried.otherTargets) byTarget.set(customer.target!, [...(byTarget.get(customer.target!) ?? []), customer]);
+  for (const customer of carried.otherTargets)
+    byTarget.set(customer.target!, [...(byTarget.get(customer.target!) ?? []), customer]);
   for (const [baseUrl, customers] of byTarget) {
     lines.push(
       `cleanup: ${customers.length} customer(s) left on ${baseUrl} by an earlier run that was stopped before its cleanup, not deleted by this run (another target): ${idsByRun(customers)}; a run against that target deletes them, or delete them by hand`,
     );
   }
   if (carried.unknownTarget.length > 0) {
-    lines.push(`cleanup: ${carried.unknownTarget.length} customer(s) left by an earlier run on a target it did not record, not deleted: ${idsByRun(carried.unknownTarget)}; delete them by hand (they are no longer listed in ${file})`);
+    lines.push(
+      `cleanup: ${carried.unknownTarget.length} customer(s) left by an earlier run on a target it did not record, not deleted: ${idsByRun(carried.unknownTarget)}; delete them by hand (they are no longer listed in ${file})`,
+    );
   }
   return lines.map(redact);
 }

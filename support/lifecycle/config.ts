@@ -90,11 +90,15 @@ function baseUrl(env: Env): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError('PCS_BASE_URL', `must be an http or https URL, got ${url.protocol}`);
   }
-  if (url.username || url.password) throw new ConfigError('PCS_BASE_URL', 'must not carry credentials; use PCS_SECRET_KEY');
+  if (url.username || url.password)
+    throw new ConfigError('PCS_BASE_URL', 'must not carry credentials; use PCS_SECRET_KEY');
   if (url.search || url.hash) throw new ConfigError('PCS_BASE_URL', 'must not carry a query or fragment');
   const path = url.pathname.replace(/\/+$/, '');
   if (!path.endsWith('/v1')) {
-    throw new ConfigError('PCS_BASE_URL', `must be the base address including /v1 (e.g. http://127.0.0.1:4010/v1), got "${value.slice(0, 80)}"`);
+    throw new ConfigError(
+      'PCS_BASE_URL',
+      `must be the base address including /v1 (e.g. http://127.0.0.1:4010/v1), got "${value.slice(0, 80)}"`,
+    );
   }
   return `${url.origin}${path}`;
 }
@@ -117,7 +121,10 @@ export function workersSetting(env: Env = process.env): number {
   const value = text(env, 'PCS_WORKERS');
   if (value === undefined) return defaultWorkers;
   if (!/^\d{1,3}$/.test(value) || Number(value) < 1) {
-    throw new ConfigError('PCS_WORKERS', `must be a whole number of parallel workers from 1 to 999, got "${value.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_WORKERS',
+      `must be a whole number of parallel workers from 1 to 999, got "${value.slice(0, 40)}"`,
+    );
   }
   return Number(value);
 }
@@ -144,10 +151,16 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
   const target = baseUrl(env);
   const secretKey = text(env, 'PCS_SECRET_KEY') ?? null;
   if (target !== null && secretKey === null) {
-    throw new ConfigError('PCS_SECRET_KEY', 'is required when PCS_BASE_URL is set (the key is sent as Authorization: Bearer <key>)');
+    throw new ConfigError(
+      'PCS_SECRET_KEY',
+      'is required when PCS_BASE_URL is set (the key is sent as Authorization: Bearer <key>)',
+    );
   }
   if (secretKey !== null && (/[\s\x00-\x1f\x7f]/.test(secretKey) || secretKey.length > 1024)) {
-    throw new ConfigError('PCS_SECRET_KEY', 'must be one token without spaces or control characters, at most 1024 characters');
+    throw new ConfigError(
+      'PCS_SECRET_KEY',
+      'must be one token without spaces or control characters, at most 1024 characters',
+    );
   }
   const environmentText = text(env, 'PCS_ENVIRONMENT') ?? 'sandbox';
   if (environmentText !== 'sandbox' && environmentText !== 'live') {
@@ -156,27 +169,45 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
   const environment: Environment = environmentText;
   const currencyIso = text(env, 'PCS_CURRENCY_ISO') ?? 'XOF';
   if (!/^[A-Z]{3}$/.test(currencyIso)) {
-    throw new ConfigError('PCS_CURRENCY_ISO', `must be a three-letter upper-case currency code, got "${currencyIso.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_CURRENCY_ISO',
+      `must be a three-letter upper-case currency code, got "${currencyIso.slice(0, 40)}"`,
+    );
   }
   const paymentMode = text(env, 'PCS_PAYMENT_MODE') ?? 'mtn';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(paymentMode)) {
-    throw new ConfigError('PCS_PAYMENT_MODE', `must be a mode name of letters, digits, _ or -, got "${paymentMode.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_PAYMENT_MODE',
+      `must be a mode name of letters, digits, _ or -, got "${paymentMode.slice(0, 40)}"`,
+    );
   }
   const phoneNumber = text(env, 'PCS_PHONE_NUMBER') ?? '+22997000001';
   if (!/^\+?\d{6,15}$/.test(phoneNumber)) {
-    throw new ConfigError('PCS_PHONE_NUMBER', `must be an international-style number such as +22997000001, got "${phoneNumber.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_PHONE_NUMBER',
+      `must be an international-style number such as +22997000001, got "${phoneNumber.slice(0, 40)}"`,
+    );
   }
   const phoneCountry = text(env, 'PCS_PHONE_COUNTRY') ?? 'BJ';
   if (!/^[A-Z]{2}$/.test(phoneCountry)) {
-    throw new ConfigError('PCS_PHONE_COUNTRY', `must be an upper-case two-letter country code, got "${phoneCountry.slice(0, 40)}"`);
+    throw new ConfigError(
+      'PCS_PHONE_COUNTRY',
+      `must be an upper-case two-letter country code, got "${phoneCountry.slice(0, 40)}"`,
+    );
   }
   const timeoutMs = positiveInteger(env, 'PCS_TIMEOUT_MS') ?? 15_000;
-  if (timeoutMs > 3_600_000) throw new ConfigError('PCS_TIMEOUT_MS', `must be at most 3600000 (one hour), got ${env.PCS_TIMEOUT_MS?.trim().slice(0, 40)}`);
+  if (timeoutMs > 3_600_000)
+    throw new ConfigError(
+      'PCS_TIMEOUT_MS',
+      `must be at most 3600000 (one hour), got ${env.PCS_TIMEOUT_MS?.trim().slice(0, 40)}`,
+    );
   const allowLive = yes(env, 'PCS_ALLOW_LIVE');
   const allowLiveWrites = yes(env, 'PCS_ALLOW_LIVE_WRITES');
   const strict = yes(env, 'PCS_STRICT');
   workersSetting(env);
-  const runId = text(env, 'PCS_RUN_ID') ?? `cc-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`;
+  const runId =
+    text(env, 'PCS_RUN_ID') ??
+    `cc-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`;
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(runId)) {
     throw new ConfigError('PCS_RUN_ID', 'must be 1 to 64 letters, digits, dots, dashes or underscores');
   }
@@ -190,9 +221,15 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
       throw new ConfigError('PCS_SECRET_KEY', 'looks like a sandbox key but PCS_ENVIRONMENT is live; refusing to run');
     }
   }
-  const live = environment === 'live' || (secretKey !== null && liveKeyPattern.test(secretKey)) || (target !== null && looksLive(target));
+  const live =
+    environment === 'live' ||
+    (secretKey !== null && liveKeyPattern.test(secretKey)) ||
+    (target !== null && looksLive(target));
   if (live && !allowLive) {
-    throw new ConfigError('PCS_ALLOW_LIVE', 'the target is live (PCS_ENVIRONMENT, key or base URL); set PCS_ALLOW_LIVE=yes to run against it');
+    throw new ConfigError(
+      'PCS_ALLOW_LIVE',
+      'the target is live (PCS_ENVIRONMENT, key or base URL); set PCS_ALLOW_LIVE=yes to run against it',
+    );
   }
 
   return {

@@ -41,11 +41,17 @@ export function leakingOptionsIn(nodeOptions: string): string[] {
 export function refuseLeakingDiagnostics(env: Env = process.env): void {
   const nodeDebug = env.NODE_DEBUG?.trim();
   if (nodeDebug) {
-    throw new ConfigError('NODE_DEBUG', `is set ("${nodeDebug.slice(0, 40)}"): Node's debug output prints request headers, the key included, into the console and the reports; unset it to run the suite`);
+    throw new ConfigError(
+      'NODE_DEBUG',
+      `is set ("${nodeDebug.slice(0, 40)}"): Node's debug output prints request headers, the key included, into the console and the reports; unset it to run the suite`,
+    );
   }
   const nativeDebug = env.NODE_DEBUG_NATIVE?.trim();
   if (nativeDebug) {
-    throw new ConfigError('NODE_DEBUG_NATIVE', `is set ("${nativeDebug.slice(0, 40)}"): Node's native debug output may print request data, the key included; unset it to run the suite`);
+    throw new ConfigError(
+      'NODE_DEBUG_NATIVE',
+      `is set ("${nativeDebug.slice(0, 40)}"): Node's native debug output may print request data, the key included; unset it to run the suite`,
+    );
   }
   const [flag] = leakingOptionsIn(env.NODE_OPTIONS ?? '');
   if (flag !== undefined) {

@@ -66,7 +66,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK = '1';
     process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL = mock.liveBaseUrl;
     process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY = mock.liveKey;
-    process.stdout.write(`collect-conformance: PCS_BASE_URL is unset: testing the embedded reference mock at ${mock.sandboxBaseUrl}\n`);
+    process.stdout.write(
+      `collect-conformance: PCS_BASE_URL is unset: testing the embedded reference mock at ${mock.sandboxBaseUrl}\n`,
+    );
   } else {
     // The normalised address (no trailing slash): the ledger matches an earlier run's customers by it.
     process.env.PCS_BASE_URL = suite.baseUrl;
@@ -80,7 +82,12 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   const carried = continueLedger(ledgerFile, suite.runId, { baseUrl, embedded: closeMock !== null });
   for (const line of carriedOverSummary(carried, ledgerFile)) process.stdout.write(`collect-conformance: ${line}\n`);
 
-  const probe = await probeTarget(baseUrl, secretKey, suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null), settings);
+  const probe = await probeTarget(
+    baseUrl,
+    secretKey,
+    suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null),
+    settings,
+  );
   if (!probe.ok) {
     process.stderr.write(`collect-conformance: ${probe.message}\n`);
     await closeMock?.();
@@ -95,7 +102,11 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     // A termination signal from now on must let the deletions finish (support/lifecycle/termination.ts).
     markTeardownStarted();
     // Teardown is the only sender now: it has the whole PCS_MAX_RPS budget, not a worker's share.
-    const result = await deleteLeftoverCustomers({ baseUrl, secretKey, runId: suite.runId }, { ...settings, maxRps: transportVariables().maxRps }, ledgerFile);
+    const result = await deleteLeftoverCustomers(
+      { baseUrl, secretKey, runId: suite.runId },
+      { ...settings, maxRps: transportVariables().maxRps },
+      ledgerFile,
+    );
     const summary = cleanupSummary(result);
     if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
     await closeMock?.();

@@ -25,9 +25,24 @@ export interface LedgerTarget {
   embedded: boolean;
 }
 
-type CustomerEntry = { event: 'created' | 'deleted'; id: number; runId: string; at: string; target?: string; embedded?: boolean };
+type CustomerEntry = {
+  event: 'created' | 'deleted';
+  id: number;
+  runId: string;
+  at: string;
+  target?: string;
+  embedded?: boolean;
+};
 /** The first line of a run's ledger: which process writes it, so that a run that is still going is not taken for a dead one. */
-type RunEntry = { event: 'run'; runId: string; target: string; embedded: boolean; pid: number; host: string; at: string };
+type RunEntry = {
+  event: 'run';
+  runId: string;
+  target: string;
+  embedded: boolean;
+  pid: number;
+  host: string;
+  at: string;
+};
 
 /** A customer the ledger shows as created and not deleted. */
 export interface OpenCustomer {
@@ -62,11 +77,21 @@ function originFields(origin: LedgerTarget | undefined): Pick<CustomerEntry, 'ta
   return origin.embedded ? { target: origin.baseUrl, embedded: true } : { target: origin.baseUrl };
 }
 
-export function recordCreatedCustomer(id: number, runId: string, file: string = ledgerPath(), origin?: LedgerTarget): void {
+export function recordCreatedCustomer(
+  id: number,
+  runId: string,
+  file: string = ledgerPath(),
+  origin?: LedgerTarget,
+): void {
   append(file, { event: 'created', id, runId, at: new Date().toISOString(), ...originFields(origin) });
 }
 
-export function recordDeletedCustomer(id: number, runId: string, file: string = ledgerPath(), origin?: LedgerTarget): void {
+export function recordDeletedCustomer(
+  id: number,
+  runId: string,
+  file: string = ledgerPath(),
+  origin?: LedgerTarget,
+): void {
   append(file, { event: 'deleted', id, runId, at: new Date().toISOString(), ...originFields(origin) });
 }
 
@@ -92,9 +117,15 @@ export function openCustomers(file: string = ledgerPath()): OpenCustomer[] {
     const customer = entry as Partial<CustomerEntry>;
     if (typeof customer.id !== 'number') continue;
     const sameCustomer = (candidate: OpenCustomer): boolean =>
-      candidate.id === customer.id && (candidate.target === undefined || customer.target === undefined || candidate.target === customer.target);
+      candidate.id === customer.id &&
+      (candidate.target === undefined || customer.target === undefined || candidate.target === customer.target);
     if (customer.event === 'created' && !open.some(sameCustomer)) {
-      open.push({ id: customer.id, runId: customer.runId ?? 'unknown', ...(customer.target ? { target: customer.target } : {}), embedded: customer.embedded === true });
+      open.push({
+        id: customer.id,
+        runId: customer.runId ?? 'unknown',
+        ...(customer.target ? { target: customer.target } : {}),
+        embedded: customer.embedded === true,
+      });
     }
     if (customer.event === 'deleted') {
       const index = open.findIndex(sameCustomer);
@@ -157,9 +188,23 @@ export function continueLedger(file: string, runId: string, origin: LedgerTarget
   }
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, '');
-  append(file, { event: 'run', runId, target: origin.baseUrl, embedded: origin.embedded, pid: process.pid, host: hostname(), at: new Date().toISOString() });
+  append(file, {
+    event: 'run',
+    runId,
+    target: origin.baseUrl,
+    embedded: origin.embedded,
+    pid: process.pid,
+    host: hostname(),
+    at: new Date().toISOString(),
+  });
   for (const customer of [...carried.sameTarget, ...carried.otherTargets]) {
-    append(file, { event: 'created', id: customer.id, runId: customer.runId, at: new Date().toISOString(), target: customer.target! });
+    append(file, {
+      event: 'created',
+      id: customer.id,
+      runId: customer.runId,
+      at: new Date().toISOString(),
+      target: customer.target!,
+    });
   }
   return carried;
 }
@@ -206,7 +251,10 @@ export function inlineCustomerId(requestBody: string | undefined, json: unknown)
   const customer = sent && typeof sent === 'object' ? (sent as Record<string, unknown>).customer : undefined;
   if (!customer || typeof customer !== 'object' || Array.isArray(customer) || 'id' in customer) return undefined;
   const answer = json as Record<string, unknown>;
-  const nested = answer.customer && typeof answer.customer === 'object' ? (answer.customer as Record<string, unknown>).id : undefined;
+  const nested =
+    answer.customer && typeof answer.customer === 'object'
+      ? (answer.customer as Record<string, unknown>).id
+      : undefined;
   for (const id of [answer.customer_id, nested]) if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
   return undefined;
 }

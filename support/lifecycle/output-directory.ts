@@ -27,9 +27,14 @@ export function prepareOutputDirectory(path: string, variable: string): string {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // ENOTDIR: a component above is a file; walking up names it.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new ConfigError(variable, `cannot use ${target} as the output directory (${reason(error)} on ${existing})`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        throw new ConfigError(
+          variable,
+          `cannot use ${target} as the output directory (${reason(error)} on ${existing})`,
+        );
     }
-    if (isDirectory === false) throw new ConfigError(variable, `${existing} is not a directory; choose a directory for the reports`);
+    if (isDirectory === false)
+      throw new ConfigError(variable, `${existing} is not a directory; choose a directory for the reports`);
     if (isDirectory === true) break;
     missing.unshift(existing);
     const parent = dirname(existing);
@@ -41,7 +46,10 @@ export function prepareOutputDirectory(path: string, variable: string): string {
       mkdirSync(component);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw new ConfigError(variable, `cannot create the output directory ${target} (${reason(error)} on ${component})`);
+      throw new ConfigError(
+        variable,
+        `cannot create the output directory ${target} (${reason(error)} on ${component})`,
+      );
     }
   }
   const probe = join(target, `.collect-conformance-write-test-${process.pid}`);

@@ -12,7 +12,12 @@ export const targetUnavailableExitCode = 3;
 
 export type PreflightOutcome = { ok: true; status: number; warning: string | null } | { ok: false; message: string };
 
-export async function probeTarget(baseUrl: string, secretKey: string, currencyId: number | null, settings: TransportSettings): Promise<PreflightOutcome> {
+export async function probeTarget(
+  baseUrl: string,
+  secretKey: string,
+  currencyId: number | null,
+  settings: TransportSettings,
+): Promise<PreflightOutcome> {
   try {
     const { response } = await sendWithPolicy(
       nodeSender(),

@@ -78,7 +78,9 @@ export function featureName(id: OperationId): string {
 }
 
 function rulesOf(testInfo: TestInfo): Rule[] {
-  const ids = testInfo.annotations.filter((annotation) => annotation.type === 'rule').map((annotation) => annotation.description ?? '');
+  const ids = testInfo.annotations
+    .filter((annotation) => annotation.type === 'rule')
+    .map((annotation) => annotation.description ?? '');
   return ids.filter(isRuleId).map(rule);
 }
 
@@ -90,7 +92,10 @@ function rulesOf(testInfo: TestInfo): Rule[] {
 export async function labelTestBefore(testInfo: TestInfo): Promise<void> {
   const entries = rulesOf(testInfo);
   if (entries.length === 0) return;
-  await allure.labels(...entries.map((entry) => ({ name: 'story', value: ruleStory(entry) })), { name: 'severity', value: severityOf(entries) });
+  await allure.labels(...entries.map((entry) => ({ name: 'story', value: ruleStory(entry) })), {
+    name: 'severity',
+    value: severityOf(entries),
+  });
   await allure.links(...entries.map((entry) => ruleSectionLink(entry)));
   await allure.description(
     entries
@@ -111,7 +116,8 @@ export async function labelTestAfter(testInfo: TestInfo): Promise<void> {
     ...[...new Set(ids.map((id) => operation(id).tag))].map((epic) => ({ name: 'epic', value: epic })),
     ...ids.map((id) => ({ name: 'feature', value: featureName(id) })),
   ];
-  if (testInfo.annotations.some((annotation) => annotation.type === 'lenient')) labels.push({ ...strictLabel }, { name: 'tag', value: 'lenient' });
+  if (testInfo.annotations.some((annotation) => annotation.type === 'lenient'))
+    labels.push({ ...strictLabel }, { name: 'tag', value: 'lenient' });
   if (labels.length > 0) await allure.labels(...labels);
 }
 
@@ -121,7 +127,10 @@ function csvField(value: string): string {
 
 /** Violations as CSV, which Allure shows as a table: location (status, header or JSON pointer), expected, actual. */
 export function violationTable(violations: readonly Violation[]): string {
-  const rows = [['location', 'expected', 'actual'], ...violations.map((violation) => [violation.location, violation.expected, violation.actual])];
+  const rows = [
+    ['location', 'expected', 'actual'],
+    ...violations.map((violation) => [violation.location, violation.expected, violation.actual]),
+  ];
   return `${rows.map((row) => row.map(csvField).join(',')).join('\n')}\n`;
 }
 
@@ -147,7 +156,12 @@ function gitCommit(): string {
   try {
     // The suite's own checkout, wherever the run is started from.
     const cwd = fileURLToPath(new URL('../..', import.meta.url));
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5_000,
+    }).trim();
   } catch {
     return 'unknown (not a git checkout)';
   }

@@ -10,7 +10,17 @@
  * validation (JSON Schemas), checks (the rest of a case: checks, the model, the test's logic),
  * recording (statistics and attachments of the property).
  */
-export const costPhases = ['generation', 'build', 'transport', 'parse', 'mask', 'ledger', 'validation', 'checks', 'recording'] as const;
+export const costPhases = [
+  'generation',
+  'build',
+  'transport',
+  'parse',
+  'mask',
+  'ledger',
+  'validation',
+  'checks',
+  'recording',
+] as const;
 export type CostPhase = (typeof costPhases)[number];
 
 export const costsEnabled = process.env.PCS_COST_BREAKDOWN === '1';

@@ -27,7 +27,9 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 function breakCurrencies(text: string): string {
   const json = JSON.parse(text) as unknown;
   if (!Array.isArray(json)) return text;
-  return JSON.stringify(json.map((item: unknown) => (item && typeof item === 'object' ? { ...item, default: 'yes' } : item)));
+  return JSON.stringify(
+    json.map((item: unknown) => (item && typeof item === 'object' ? { ...item, default: 'yes' } : item)),
+  );
 }
 
 export async function startBrokenTarget(): Promise<BrokenTarget> {
@@ -48,7 +50,8 @@ export async function startBrokenTarget(): Promise<BrokenTarget> {
       let status = upstream.status;
       let text = await upstream.text();
       const path = new URL(request.url ?? '/', mock.origin).pathname;
-      if (request.method === 'GET' && /^\/v1\/currencies\/\d+$/.test(path) && status === 200) text = breakCurrencies(text);
+      if (request.method === 'GET' && /^\/v1\/currencies\/\d+$/.test(path) && status === 200)
+        text = breakCurrencies(text);
       if (request.method === 'DELETE' && /^\/v1\/customers\/[^/]+$/.test(path) && status === 404) {
         status = 200;
         text = JSON.stringify({ deleted: true });

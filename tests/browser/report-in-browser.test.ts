@@ -54,7 +54,13 @@ async function runSuite(target: BrokenTarget, work: string): Promise<Omit<Run, '
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     // The run must not inherit a target, an output place or a CI summary from the caller.
-    if (!name.startsWith('PCS_') && !name.startsWith('COLLECT_CONFORMANCE_') && !name.startsWith('ALLURE_') && name !== 'GITHUB_STEP_SUMMARY') env[name] = value;
+    if (
+      !name.startsWith('PCS_') &&
+      !name.startsWith('COLLECT_CONFORMANCE_') &&
+      !name.startsWith('ALLURE_') &&
+      name !== 'GITHUB_STEP_SUMMARY'
+    )
+      env[name] = value;
   }
   Object.assign(env, {
     PCS_BASE_URL: target.baseUrl,
@@ -82,7 +88,11 @@ async function runSuite(target: BrokenTarget, work: string): Promise<Omit<Run, '
 function junitTotals(file: string): { total: number; failed: number; skipped: number } {
   const root = /<testsuites\b[^>]*>/.exec(readFileSync(file, 'utf8'))?.[0] ?? '';
   const attribute = (name: string): number => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(root)?.[1] ?? NaN);
-  return { total: attribute('tests'), failed: attribute('failures') + attribute('errors'), skipped: attribute('skipped') };
+  return {
+    total: attribute('tests'),
+    failed: attribute('failures') + attribute('errors'),
+    skipped: attribute('skipped'),
+  };
 }
 
 async function serve(directory: string): Promise<{ server: Server; url: string }> {
@@ -93,7 +103,9 @@ async function serve(directory: string): Promise<{ server: Server; url: string }
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': name.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream' });
+    response.writeHead(200, {
+      'content-type': name.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream',
+    });
     response.end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -130,7 +142,10 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
 
   before(async () => {
     // Fail at once, with the fix, rather than after the run with Playwright's launch error.
-    assert.ok(existsSync(chromiumPath), `${chromiumPath} not found: install Debian's Chromium (apt-get update && apt-get install -y chromium)`);
+    assert.ok(
+      existsSync(chromiumPath),
+      `${chromiumPath} not found: install Debian's Chromium (apt-get update && apt-get install -y chromium)`,
+    );
     target = await startBrokenTarget();
     const work = mkdtempSync(join(tmpdir(), 'cc-report-'));
     const started = performance.now();
@@ -143,7 +158,9 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
     });
     assert.ok(built.ok, built.ok ? '' : built.message);
     run = { ...suite, reportFile: built.file };
-    process.stdout.write(`# suite run ${Math.round(suiteMs)} ms, report built ${Math.round(performance.now() - started - suiteMs)} ms\n`);
+    process.stdout.write(
+      `# suite run ${Math.round(suiteMs)} ms, report built ${Math.round(performance.now() - started - suiteMs)} ms\n`,
+    );
     const served = await serve(dirname(run.reportFile));
     server = served.server;
     reportUrl = served.url;
@@ -166,7 +183,9 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
     const coverage = JSON.parse(readFileSync(join(run.outputDir, outputFiles.coverageJson), 'utf8')) as RuleCoverage;
     const failing = coverage.rules.filter((entry) => entry.verdict === 'fail').map((entry) => entry.id);
     for (const id of brokenRules) assert.ok(failing.includes(id), `${id} should fail; failing: ${failing.join(', ')}`);
-    const unexpected = failing.filter((id) => !(brokenRules as readonly string[]).includes(id) && id !== 'CUSTOMER-DELETE-GONE');
+    const unexpected = failing.filter(
+      (id) => !(brokenRules as readonly string[]).includes(id) && id !== 'CUSTOMER-DELETE-GONE',
+    );
     assert.deepEqual(unexpected, [], 'rules failing that the broken target does not break');
   });
 
@@ -174,8 +193,14 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
     const matrix = JSON.parse(readFileSync(join(run.outputDir, outputFiles.matrixJson), 'utf8')) as ConformanceMatrix;
     const coverage = JSON.parse(readFileSync(join(run.outputDir, outputFiles.coverageJson), 'utf8')) as RuleCoverage;
     const ids = rules.map((entry) => entry.id);
-    assert.deepEqual(matrix.rules.map((entry) => entry.id), ids);
-    assert.deepEqual(coverage.rules.map((entry) => entry.id), ids);
+    assert.deepEqual(
+      matrix.rules.map((entry) => entry.id),
+      ids,
+    );
+    assert.deepEqual(
+      coverage.rules.map((entry) => entry.id),
+      ids,
+    );
     const matrixMarkdown = readFileSync(join(run.outputDir, outputFiles.matrixMarkdown), 'utf8');
     const coverageMarkdown = readFileSync(join(run.outputDir, outputFiles.coverageMarkdown), 'utf8');
     for (const id of ids) {
@@ -188,17 +213,32 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
   test('a failure of the broken target is non-conformance and names its rule', () => {
     const results = readdirSync(run.resultsDir).filter((name) => name.endsWith('-result.json'));
     const failures = results
-      .map((name) => JSON.parse(readFileSync(join(run.resultsDir, name), 'utf8')) as { name: string; status: string; statusDetails?: { message?: string } })
+      .map(
+        (name) =>
+          JSON.parse(readFileSync(join(run.resultsDir, name), 'utf8')) as {
+            name: string;
+            status: string;
+            statusDetails?: { message?: string };
+          },
+      )
       .filter((result) => result.status === 'failed' || result.status === 'broken');
     assert.ok(failures.length > 0, 'no failed results in allure-results');
-    const deleteUnknown = failures.find((result) => result.statusDetails?.message?.includes('CUSTOMER-DELETE-404 (documented) violated by deleteCustomer'));
+    const deleteUnknown = failures.find((result) =>
+      result.statusDetails?.message?.includes('CUSTOMER-DELETE-404 (documented) violated by deleteCustomer'),
+    );
     assert.ok(deleteUnknown, 'no failure naming CUSTOMER-DELETE-404');
     assert.equal(classifyFailure(deleteUnknown.statusDetails!.message!).id, 'non-conformance-status');
-    const currency = failures.find((result) => result.statusDetails?.message?.includes('CURRENCY-ARRAY (documented) violated by getCurrency'));
+    const currency = failures.find((result) =>
+      result.statusDetails?.message?.includes('CURRENCY-ARRAY (documented) violated by getCurrency'),
+    );
     assert.ok(currency, 'no failure naming CURRENCY-ARRAY');
     assert.equal(classifyFailure(currency.statusDetails!.message!).id, 'non-conformance-schema');
     for (const failure of failures) {
-      assert.notEqual(classifyFailure(failure.statusDetails?.message ?? '').id, 'suite-error', `${failure.name} is classified as an error of the suite`);
+      assert.notEqual(
+        classifyFailure(failure.statusDetails?.message ?? '').id,
+        'suite-error',
+        `${failure.name} is classified as an error of the suite`,
+      );
     }
   });
 
@@ -209,7 +249,8 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
       assert.ok(!text.includes(target.secretKey), `${name} contains the secret key`);
       if (name.endsWith('-attachment.txt') && /^(GET|POST|DELETE) http/.test(text)) {
         requestAttachments += 1;
-        if (/^authorization: Bearer /im.test(text)) assert.match(text, /^authorization: Bearer \*\*\*$/im, `${name}: the header is not masked`);
+        if (/^authorization: Bearer /im.test(text))
+          assert.match(text, /^authorization: Bearer \*\*\*$/im, `${name}: the header is not masked`);
       }
     }
     assert.ok(requestAttachments > 10, `expected request/response attachments, found ${requestAttachments}`);
@@ -217,7 +258,10 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
 
   test('history accumulates across reports as long as the history file is kept', () => {
     const historyPath = join(run.outputDir, 'allure-history.jsonl');
-    const lines = (): number => readFileSync(historyPath, 'utf8').split('\n').filter((line) => line.trim() !== '').length;
+    const lines = (): number =>
+      readFileSync(historyPath, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '').length;
     assert.equal(lines(), 1, 'the first report starts the history');
     const again = buildReport({ resultsDir: run.resultsDir, reportDir: join(run.work, 'second-report'), historyPath });
     assert.ok(again.ok, again.ok ? '' : again.message);
@@ -239,7 +283,10 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
 
   test('the failing test shows its rule, the violations table and masked requests; screenshot', async () => {
     await page.getByText('a customer id that does not exist gives 404').first().click();
-    await page.getByText('CUSTOMER-DELETE-404 (documented) violated by deleteCustomer').first().waitFor({ timeout: 15_000 });
+    await page
+      .getByText('CUSTOMER-DELETE-404 (documented) violated by deleteCustomer')
+      .first()
+      .waitFor({ timeout: 15_000 });
     const text = await page.locator('body').innerText();
     assert.match(text, /at status: expected 404, actual 200/);
     assert.match(text, /CUSTOMER-DELETE-404 violations/);

@@ -57,7 +57,10 @@ const cases: AuthCase[] = [
   {
     operation: 'sendTransaction',
     rule: 'AUTH-OTHERS-401',
-    request: async ({ target, link }) => ({ params: { mode: target.paymentMode }, body: { token: (await link()).token, phone_number: sendPhoneNumber(target) } }),
+    request: async ({ target, link }) => ({
+      params: { mode: target.paymentMode },
+      body: { token: (await link()).token, phone_number: sendPhoneNumber(target) },
+    }),
   },
   {
     operation: 'getBalance',
@@ -78,12 +81,20 @@ function invalidCredentials(): Array<{ name: string; auth: Auth }> {
   return [
     { name: 'no Authorization header', auth: { kind: 'none' } },
     { name: 'a malformed header (the Bearer scheme without a key)', auth: { kind: 'header', value: 'Bearer' } },
-    { name: 'a malformed header (a scheme and key with no separator)', auth: { kind: 'header', value: `Bearer_${wrongKey}` } },
+    {
+      name: 'a malformed header (a scheme and key with no separator)',
+      auth: { kind: 'header', value: `Bearer_${wrongKey}` },
+    },
     { name: 'a wrong key', auth: { kind: 'header', value: `Bearer ${wrongKey}` } },
   ];
 }
 
-async function lazyResources(api: ApiClient, target: Target, customers: CustomerFactory, createdTransaction: () => Promise<CreatedTransaction>): Promise<Resources> {
+async function lazyResources(
+  api: ApiClient,
+  target: Target,
+  customers: CustomerFactory,
+  createdTransaction: () => Promise<CreatedTransaction>,
+): Promise<Resources> {
   let link: IssuedLink | undefined;
   return {
     target,
@@ -94,7 +105,11 @@ async function lazyResources(api: ApiClient, target: Target, customers: Customer
       const transaction = await createdTransaction();
       const exchange = await api.call('getPaymentLink', { params: { id: transaction.id } });
       preconditionAnswer(exchange, accepted('LINK-2XX'));
-      link = { exchange, token: (exchange.json as { token: unknown }).token, url: (exchange.json as { url: unknown }).url };
+      link = {
+        exchange,
+        token: (exchange.json as { token: unknown }).token,
+        url: (exchange.json as { url: unknown }).url,
+      };
       return link;
     },
   };
@@ -102,49 +117,71 @@ async function lazyResources(api: ApiClient, target: Target, customers: Customer
 
 test.describe('authentication', () => {
   for (const authCase of cases) {
-    test(`${authCase.operation} refuses requests without a valid key with 401`, covers(authCase.rule), async ({ api, target, customers }) => {
-      let transaction: CreatedTransaction | undefined;
-      const resources = await lazyResources(api, target, customers, async () => {
-        if (transaction) return transaction;
-        requireWrites(target);
-        const sent = transactionBody(target, 'authentication check');
-        const exchange = await api.call('createTransaction', { body: sent });
-        preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
-        transaction = { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
-        return transaction;
-      });
-      const request = await authCase.request(resources);
-      for (const credential of invalidCredentials()) {
-        await test.step(`with ${credential.name}`, async () => {
-          const exchange = await api.call(authCase.operation, { ...request, auth: credential.auth });
-          expectAnswer(exchange, exactly(authCase.rule, 401), { soft: true });
+    test(
+      `${authCase.operation} refuses requests without a valid key with 401`,
+      covers(authCase.rule),
+      async ({ api, target, customers }) => {
+        let transaction: CreatedTransaction | undefined;
+        const resources = await lazyResources(api, target, customers, async () => {
+          if (transaction) return transaction;
+          requireWrites(target);
+          const sent = transactionBody(target, 'authentication check');
+          const exchange = await api.call('createTransaction', { body: sent });
+          preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
+          transaction = { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
+          return transaction;
         });
-      }
-    });
+        const request = await authCase.request(resources);
+        for (const credential of invalidCredentials()) {
+          await test.step(`with ${credential.name}`, async () => {
+            const exchange = await api.call(authCase.operation, { ...request, auth: credential.auth });
+            expectAnswer(exchange, exactly(authCase.rule, 401), { soft: true });
+          });
+        }
+      },
+    );
 
-    test(`${authCase.operation} accepts the account's key as a bearer credential`, covers('AUTH-BEARER-ACCEPTED'), async ({ api, target, customers }) => {
-      const resources = await lazyResources(api, target, customers, async () => {
-        requireWrites(target);
-        const sent = transactionBody(target, 'authentication check');
-        const exchange = await api.call('createTransaction', { body: sent });
-        preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
-        return { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
-      });
-      const exchange = await api.call(authCase.operation, await authCase.request(resources));
-      expectAnswer(exchange, authorised('AUTH-BEARER-ACCEPTED'));
-    });
+    test(
+      `${authCase.operation} accepts the account's key as a bearer credential`,
+      covers('AUTH-BEARER-ACCEPTED'),
+      async ({ api, target, customers }) => {
+        const resources = await lazyResources(api, target, customers, async () => {
+          requireWrites(target);
+          const sent = transactionBody(target, 'authentication check');
+          const exchange = await api.call('createTransaction', { body: sent });
+          preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
+          return { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
+        });
+        const exchange = await api.call(authCase.operation, await authCase.request(resources));
+        expectAnswer(exchange, authorised('AUTH-BEARER-ACCEPTED'));
+      },
+    );
   }
 
-  test('a transaction token is not a secret key', covers('AUTH-TOKEN-NOT-A-KEY'), async ({ api, target, issuedLink }) => {
-    const id = idOrSkip(target.currencyId, 'PCS_CURRENCY_ID');
-    const exchange: Exchange = await api.call('getCurrency', { params: { id }, auth: { kind: 'header', value: `Bearer ${String(issuedLink.token)}` } });
-    expectAnswer(exchange, exactly('AUTH-TOKEN-NOT-A-KEY', 401));
-  });
+  test(
+    'a transaction token is not a secret key',
+    covers('AUTH-TOKEN-NOT-A-KEY'),
+    async ({ api, target, issuedLink }) => {
+      const id = idOrSkip(target.currencyId, 'PCS_CURRENCY_ID');
+      const exchange: Exchange = await api.call('getCurrency', {
+        params: { id },
+        auth: { kind: 'header', value: `Bearer ${String(issuedLink.token)}` },
+      });
+      expectAnswer(exchange, exactly('AUTH-TOKEN-NOT-A-KEY', 401));
+    },
+  );
 
-  test("a key is refused at the other environment's base address", covers('ENV-KEY-SCOPED'), async ({ api, target }) => {
-    test.skip(target.otherEnvironment === null, 'needs the base address of the other environment: only known for the embedded mock');
-    const id = idOrSkip(target.currencyId, 'PCS_CURRENCY_ID');
-    const exchange = await api.call('getCurrency', { params: { id }, baseUrl: target.otherEnvironment!.baseUrl });
-    expectAnswer(exchange, exactly('ENV-KEY-SCOPED', 401));
-  });
+  test(
+    "a key is refused at the other environment's base address",
+    covers('ENV-KEY-SCOPED'),
+    async ({ api, target }) => {
+      test.skip(
+        target.otherEnvironment === null,
+        'needs the base address of the other environment: only known for the embedded mock',
+      );
+      const id = idOrSkip(target.currencyId, 'PCS_CURRENCY_ID');
+      const exchange = await api.call('getCurrency', { params: { id }, baseUrl: target.otherEnvironment!.baseUrl });
+      expectAnswer(exchange, exactly('ENV-KEY-SCOPED', 401));
+    },
+  );
 });

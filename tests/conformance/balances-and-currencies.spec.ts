@@ -40,7 +40,10 @@ for (const lookup of cases) {
   test.describe(`${lookup.operation}: GET /${lookup.resource === 'balance' ? 'balances' : 'currencies'}/{id}`, () => {
     const knownId = (target: Target): number => {
       const id = lookup.id(target);
-      test.skip(id === null, `${lookup.variable} is not set: the reference has no list operation to find a ${lookup.resource} id`);
+      test.skip(
+        id === null,
+        `${lookup.variable} is not set: the reference has no list operation to find a ${lookup.resource} id`,
+      );
       return id!;
     };
 

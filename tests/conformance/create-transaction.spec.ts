@@ -4,8 +4,18 @@
  */
 import { test, expectAnswer, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { creationPhoneNumber, customerBody, sendPhoneNumber, transactionBody } from '../../support/generation/bodies.ts';
-import { classifyField, classPhrase, declaredContentType, type ClassifiedInput } from '../../support/judgment/input-class.ts';
+import {
+  creationPhoneNumber,
+  customerBody,
+  sendPhoneNumber,
+  transactionBody,
+} from '../../support/generation/bodies.ts';
+import {
+  classifyField,
+  classPhrase,
+  declaredContentType,
+  type ClassifiedInput,
+} from '../../support/judgment/input-class.ts';
 import { bodyAsRead, creationRule } from '../../support/judgment/accepted.ts';
 import { accepted, classified, refused } from '../../support/judgment/expectations.ts';
 import { replaceAt } from '../../contract/schema-paths.ts';
@@ -29,23 +39,31 @@ test.describe('createTransaction: POST /transactions', () => {
     });
   }
 
-  test('quirk: mode, absent from the documented body shape, is accepted', covers('TXN-CREATE-MODE-ACCEPTED'), async ({ api, target }, testInfo) => {
-    requireWrites(target);
-    const sent = transactionBody(target, testInfo.title);
-    const exchange = await api.call('createTransaction', { body: { ...sent, mode: target.paymentMode } });
-    expectAnswer(exchange, accepted('TXN-CREATE-MODE-ACCEPTED', { read: { ...sent } }));
-  });
+  test(
+    'quirk: mode, absent from the documented body shape, is accepted',
+    covers('TXN-CREATE-MODE-ACCEPTED'),
+    async ({ api, target }, testInfo) => {
+      requireWrites(target);
+      const sent = transactionBody(target, testInfo.title);
+      const exchange = await api.call('createTransaction', { body: { ...sent, mode: target.paymentMode } });
+      expectAnswer(exchange, accepted('TXN-CREATE-MODE-ACCEPTED', { read: { ...sent } }));
+    },
+  );
 
-  test('quirk: customer.phone_number.number sent as a JSON number is accepted', covers('TXN-CREATE-PHONE-NUMBER-NUMERIC'), async ({ api, target }, testInfo) => {
-    requireWrites(target);
-    const phone = creationPhoneNumber(target);
-    test.expect(typeof phone.number, 'the creation shape types the number as a number').toBe('number');
-    const { email, firstname, lastname } = customerBody(target);
-    const sent = transactionBody(target, testInfo.title);
-    const body = { ...sent, customer: { email, firstname, lastname, phone_number: phone } };
-    const exchange = await api.call('createTransaction', { body });
-    expectAnswer(exchange, accepted('TXN-CREATE-PHONE-NUMBER-NUMERIC', { read: { ...sent } }));
-  });
+  test(
+    'quirk: customer.phone_number.number sent as a JSON number is accepted',
+    covers('TXN-CREATE-PHONE-NUMBER-NUMERIC'),
+    async ({ api, target }, testInfo) => {
+      requireWrites(target);
+      const phone = creationPhoneNumber(target);
+      test.expect(typeof phone.number, 'the creation shape types the number as a number').toBe('number');
+      const { email, firstname, lastname } = customerBody(target);
+      const sent = transactionBody(target, testInfo.title);
+      const body = { ...sent, customer: { email, firstname, lastname, phone_number: phone } };
+      const exchange = await api.call('createTransaction', { body });
+      expectAnswer(exchange, accepted('TXN-CREATE-PHONE-NUMBER-NUMERIC', { read: { ...sent } }));
+    },
+  );
 
   // The resource table types the number "string or integer", the creation shape a number: a server following the
   // shape may refuse the string form. Accept or refuse; never a 5xx.
@@ -56,21 +74,32 @@ test.describe('createTransaction: POST /transactions', () => {
     what: '/customer/phone_number/number as a string of the international form',
     why: 'the resource types the number "string or integer", the creation shape types it as a number',
   };
-  test(`input ${stringPhone.what}: ${classPhrase(stringPhone)}`, covers('TXN-CREATE-OPEN-INPUT'), async ({ api, target }, testInfo) => {
-    requireWrites(target);
-    const { email, firstname, lastname } = customerBody(target);
-    const sent = transactionBody(target, testInfo.title);
-    const body = { ...sent, customer: { email, firstname, lastname, phone_number: sendPhoneNumber(target) } };
-    const exchange = await api.call('createTransaction', { body });
-    expectAnswer(exchange, classified('TXN-CREATE-OPEN-INPUT', stringPhone, target.strict, () => ({ read: { ...sent } })));
-  });
+  test(
+    `input ${stringPhone.what}: ${classPhrase(stringPhone)}`,
+    covers('TXN-CREATE-OPEN-INPUT'),
+    async ({ api, target }, testInfo) => {
+      requireWrites(target);
+      const { email, firstname, lastname } = customerBody(target);
+      const sent = transactionBody(target, testInfo.title);
+      const body = { ...sent, customer: { email, firstname, lastname, phone_number: sendPhoneNumber(target) } };
+      const exchange = await api.call('createTransaction', { body });
+      expectAnswer(
+        exchange,
+        classified('TXN-CREATE-OPEN-INPUT', stringPhone, target.strict, () => ({ read: { ...sent } })),
+      );
+    },
+  );
 
-  test('an existing customer referenced by id alone is accepted', covers('TXN-CREATE-CUSTOMER-BY-ID'), async ({ api, target, customers }, testInfo) => {
-    const { id } = await customers.create();
-    const sent = transactionBody(target, testInfo.title);
-    const exchange = await api.call('createTransaction', { body: { ...sent, customer: { id } } });
-    expectAnswer(exchange, accepted('TXN-CREATE-CUSTOMER-BY-ID', { read: { ...sent } }));
-  });
+  test(
+    'an existing customer referenced by id alone is accepted',
+    covers('TXN-CREATE-CUSTOMER-BY-ID'),
+    async ({ api, target, customers }, testInfo) => {
+      const { id } = await customers.create();
+      const sent = transactionBody(target, testInfo.title);
+      const exchange = await api.call('createTransaction', { body: { ...sent, customer: { id } } });
+      expectAnswer(exchange, accepted('TXN-CREATE-CUSTOMER-BY-ID', { read: { ...sent } }));
+    },
+  );
 
   // One field of another JSON type, with the rule it is judged under. Its class is computed from schemas/
   // (support/judgment/input-class.ts), and a rule that disagrees with the class is an error at load time. No reading
@@ -96,12 +125,16 @@ test.describe('createTransaction: POST /transactions', () => {
   ];
   for (const [pointer, value, rule] of mistyped) {
     const input = classifyField('create-transaction-body', pointer, value);
-    if (creationRule(input) !== rule) throw new Error(`${input.what}: class ${input.class} is judged under ${creationRule(input)}, not ${rule}`);
+    if (creationRule(input) !== rule)
+      throw new Error(`${input.what}: class ${input.class} is judged under ${creationRule(input)}, not ${rule}`);
     test(`input ${input.what}: ${classPhrase(input)}`, covers(rule), async ({ api, target }, testInfo) => {
       requireWrites(target);
       const sent = transactionBody(target, testInfo.title);
       const exchange = await api.call('createTransaction', { body: replaceAt(sent, pointer, value) });
-      expectAnswer(exchange, classified(rule, input, target.strict, (reading) => ({ read: bodyAsRead(sent, pointer, reading) })));
+      expectAnswer(
+        exchange,
+        classified(rule, input, target.strict, (reading) => ({ read: bodyAsRead(sent, pointer, reading) })),
+      );
     });
   }
 
@@ -110,32 +143,59 @@ test.describe('createTransaction: POST /transactions', () => {
     ['JSON null', null],
     ['a JSON string', 'amount=1500'],
   ] as const) {
-    test(`a body that is ${name}, not an object, is refused with a 4xx`, covers('TXN-CREATE-INVALID-4XX'), async ({ api, target }) => {
-      requireWrites(target);
-      const exchange = await api.call('createTransaction', { rawBody: JSON.stringify(body), contentType: 'application/json' });
-      expectAnswer(exchange, refused('TXN-CREATE-INVALID-4XX'));
-    });
+    test(
+      `a body that is ${name}, not an object, is refused with a 4xx`,
+      covers('TXN-CREATE-INVALID-4XX'),
+      async ({ api, target }) => {
+        requireWrites(target);
+        const exchange = await api.call('createTransaction', {
+          rawBody: JSON.stringify(body),
+          contentType: 'application/json',
+        });
+        expectAnswer(exchange, refused('TXN-CREATE-INVALID-4XX'));
+      },
+    );
   }
 
   for (const contentType of ['text/plain', undefined]) {
     const input = declaredContentType(contentType, {});
-    test(`input ${input.what}: ${classPhrase(input)}`, covers('TXN-CREATE-OPEN-INPUT'), async ({ api, target }, testInfo) => {
-      requireWrites(target);
-      const sent = transactionBody(target, testInfo.title);
-      const exchange = await api.call('createTransaction', { rawBody: JSON.stringify(sent), ...(contentType === undefined ? {} : { contentType }) });
-      expectAnswer(exchange, classified('TXN-CREATE-OPEN-INPUT', input, target.strict, () => ({ read: { ...sent } })));
-    });
+    test(
+      `input ${input.what}: ${classPhrase(input)}`,
+      covers('TXN-CREATE-OPEN-INPUT'),
+      async ({ api, target }, testInfo) => {
+        requireWrites(target);
+        const sent = transactionBody(target, testInfo.title);
+        const exchange = await api.call('createTransaction', {
+          rawBody: JSON.stringify(sent),
+          ...(contentType === undefined ? {} : { contentType }),
+        });
+        expectAnswer(
+          exchange,
+          classified('TXN-CREATE-OPEN-INPUT', input, target.strict, () => ({ read: { ...sent } })),
+        );
+      },
+    );
   }
 
   test('a body that is not valid JSON is refused with a 4xx', covers('MALFORMED-JSON-4XX'), async ({ api, target }) => {
     requireWrites(target);
-    const exchange = await api.call('createTransaction', { rawBody: '{"amount": 1500, "currency": {"iso": ', contentType: 'application/json' });
+    const exchange = await api.call('createTransaction', {
+      rawBody: '{"amount": 1500, "currency": {"iso": ',
+      contentType: 'application/json',
+    });
     expectAnswer(exchange, refused('MALFORMED-JSON-4XX'));
   });
 
-  test('a body that is not JSON (XML), whatever it declares, is refused with a 4xx', covers('MALFORMED-JSON-4XX'), async ({ api, target }) => {
-    requireWrites(target);
-    const exchange = await api.call('createTransaction', { rawBody: '<transaction><amount>1500</amount></transaction>', contentType: 'application/xml' });
-    expectAnswer(exchange, refused('MALFORMED-JSON-4XX'));
-  });
+  test(
+    'a body that is not JSON (XML), whatever it declares, is refused with a 4xx',
+    covers('MALFORMED-JSON-4XX'),
+    async ({ api, target }) => {
+      requireWrites(target);
+      const exchange = await api.call('createTransaction', {
+        rawBody: '<transaction><amount>1500</amount></transaction>',
+        contentType: 'application/xml',
+      });
+      expectAnswer(exchange, refused('MALFORMED-JSON-4XX'));
+    },
+  );
 });

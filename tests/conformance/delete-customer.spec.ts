@@ -8,19 +8,27 @@ import { accepted, exactly, refused } from '../../support/judgment/expectations.
 import { unknownIntegerId } from '../../support/generation/ids.ts';
 
 test.describe('deleteCustomer: DELETE /customers/{id}', () => {
-  test('an existing customer is deleted with 204 and no body', covers('CUSTOMER-DELETE-204'), async ({ api, customers }) => {
-    const { id } = await customers.create();
-    const exchange = await api.call('deleteCustomer', { params: { id } });
-    expectAnswer(exchange, accepted('CUSTOMER-DELETE-204'));
-  });
+  test(
+    'an existing customer is deleted with 204 and no body',
+    covers('CUSTOMER-DELETE-204'),
+    async ({ api, customers }) => {
+      const { id } = await customers.create();
+      const exchange = await api.call('deleteCustomer', { params: { id } });
+      expectAnswer(exchange, accepted('CUSTOMER-DELETE-204'));
+    },
+  );
 
-  test('a deleted customer is gone: deleting it again gives 404', covers('CUSTOMER-DELETE-GONE'), async ({ api, customers }) => {
-    const { id } = await customers.create();
-    const first = await api.call('deleteCustomer', { params: { id } });
-    preconditionAnswer(first, accepted('CUSTOMER-DELETE-204'));
-    const second = await api.call('deleteCustomer', { params: { id } });
-    expectAnswer(second, exactly('CUSTOMER-DELETE-GONE', 404));
-  });
+  test(
+    'a deleted customer is gone: deleting it again gives 404',
+    covers('CUSTOMER-DELETE-GONE'),
+    async ({ api, customers }) => {
+      const { id } = await customers.create();
+      const first = await api.call('deleteCustomer', { params: { id } });
+      preconditionAnswer(first, accepted('CUSTOMER-DELETE-204'));
+      const second = await api.call('deleteCustomer', { params: { id } });
+      expectAnswer(second, exactly('CUSTOMER-DELETE-GONE', 404));
+    },
+  );
 
   test('a customer id that does not exist gives 404', covers('CUSTOMER-DELETE-404'), async ({ api }) => {
     const exchange = await api.call('deleteCustomer', { params: { id: unknownIntegerId() } });

@@ -19,55 +19,106 @@ import { accepted, classified, notAccepted, notServerError, refused } from '../.
 // their event timestamps (SEND-INTENT-EVENT-TIMESTAMPS), their amount where the test knows it (SEND-AMOUNT-MATCHES)
 // and the Content-Type (JSON-CONTENT-TYPE).
 test.describe('sendTransaction: POST /transactions/{mode}', () => {
-  test('sending with a valid token is accepted with a 2xx status', covers('SEND-2XX'), async ({ api, target, issuedLink, createdTransaction }) => {
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: issuedLink.token } });
-    expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
-  });
+  test(
+    'sending with a valid token is accepted with a 2xx status',
+    covers('SEND-2XX'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: issuedLink.token },
+      });
+      expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
+    },
+  );
 
-  test('quirk: the token exactly as returned by the link operation is accepted', covers('SEND-TOKEN-AS-RETURNED'), async ({ api, target, issuedLink, createdTransaction }) => {
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: issuedLink.token } });
-    expectAnswer(exchange, accepted('SEND-TOKEN-AS-RETURNED', { amount: createdTransaction.amount }));
-  });
+  test(
+    'quirk: the token exactly as returned by the link operation is accepted',
+    covers('SEND-TOKEN-AS-RETURNED'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: issuedLink.token },
+      });
+      expectAnswer(exchange, accepted('SEND-TOKEN-AS-RETURNED', { amount: createdTransaction.amount }));
+    },
+  );
 
-  test('the response is an array of payment intents', covers('SEND-SCHEMA'), async ({ api, target, issuedLink, createdTransaction }) => {
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: issuedLink.token } });
-    expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
-  });
+  test(
+    'the response is an array of payment intents',
+    covers('SEND-SCHEMA'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: issuedLink.token },
+      });
+      expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
+    },
+  );
 
-  test('the response declares Content-Type application/json', covers('JSON-CONTENT-TYPE'), async ({ api, target, issuedLink, createdTransaction }) => {
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: issuedLink.token } });
-    expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
-  });
+  test(
+    'the response declares Content-Type application/json',
+    covers('JSON-CONTENT-TYPE'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: issuedLink.token },
+      });
+      expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
+    },
+  );
 
-  test('quirk: a token of digits sent as a JSON integer is accepted', covers('SEND-TOKEN-INTEGER'), async ({ api, target, issuedLink, createdTransaction }) => {
-    const token = issuedLink.token;
-    const numeric = typeof token === 'string' && /^\d{1,16}$/.test(token) && Number.isSafeInteger(Number(token));
-    test.skip(!numeric, `the returned token is not a string of digits (${describeValue(token)}), so it has no integer form`);
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: Number(token) } });
-    expectAnswer(exchange, accepted('SEND-TOKEN-INTEGER', { amount: createdTransaction.amount }));
-  });
+  test(
+    'quirk: a token of digits sent as a JSON integer is accepted',
+    covers('SEND-TOKEN-INTEGER'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      const token = issuedLink.token;
+      const numeric = typeof token === 'string' && /^\d{1,16}$/.test(token) && Number.isSafeInteger(Number(token));
+      test.skip(
+        !numeric,
+        `the returned token is not a string of digits (${describeValue(token)}), so it has no integer form`,
+      );
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: Number(token) },
+      });
+      expectAnswer(exchange, accepted('SEND-TOKEN-INTEGER', { amount: createdTransaction.amount }));
+    },
+  );
 
-  test('quirk: phone_number with a string number and an upper-case country is accepted', covers('SEND-PHONE-NUMBER-STRING'), async ({ api, target, issuedLink, createdTransaction }) => {
-    const phone = sendPhoneNumber(target);
-    const exchange = await api.call('sendTransaction', {
-      params: { mode: target.paymentMode },
-      body: { token: issuedLink.token, phone_number: phone },
-    });
-    expectAnswer(exchange, accepted('SEND-PHONE-NUMBER-STRING', { amount: createdTransaction.amount }));
-  });
+  test(
+    'quirk: phone_number with a string number and an upper-case country is accepted',
+    covers('SEND-PHONE-NUMBER-STRING'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      const phone = sendPhoneNumber(target);
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: issuedLink.token, phone_number: phone },
+      });
+      expectAnswer(exchange, accepted('SEND-PHONE-NUMBER-STRING', { amount: createdTransaction.amount }));
+    },
+  );
 
-  test('an intent whose status says it was sent or failed carries the timestamp of that event', covers('SEND-INTENT-EVENT-TIMESTAMPS'), async ({ api, target, issuedLink, createdTransaction }) => {
-    // With a phone number the target may carry the payment out at once (sent, or failed): what the rule is about.
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: issuedLink.token, phone_number: sendPhoneNumber(target) } });
-    // The registry judges the event timestamps of every accepted send; an answer whose intents had no event
-    // checked none, so this test is skipped rather than passed.
-    expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
-    const statuses = Array.isArray(exchange.json) ? exchange.json.map((intent: { status?: unknown } | null) => intent?.status) : [];
-    test.skip(
-      test.info().errors.length === 0 && intentsWithEvents(exchange) === 0,
-      `no intent of the answer is sent, failed or deleted (statuses ${describeValue(statuses)}): no event timestamp to check`,
-    );
-  });
+  test(
+    'an intent whose status says it was sent or failed carries the timestamp of that event',
+    covers('SEND-INTENT-EVENT-TIMESTAMPS'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      // With a phone number the target may carry the payment out at once (sent, or failed): what the rule is about.
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: issuedLink.token, phone_number: sendPhoneNumber(target) },
+      });
+      // The registry judges the event timestamps of every accepted send; an answer whose intents had no event
+      // checked none, so this test is skipped rather than passed.
+      expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
+      const statuses = Array.isArray(exchange.json)
+        ? exchange.json.map((intent: { status?: unknown } | null) => intent?.status)
+        : [];
+      test.skip(
+        test.info().errors.length === 0 && intentsWithEvents(exchange) === 0,
+        `no intent of the answer is sent, failed or deleted (statuses ${describeValue(statuses)}): no event timestamp to check`,
+      );
+    },
+  );
 
   for (const [name, body] of [
     ['without token', (target: Target) => ({ phone_number: sendPhoneNumber(target) })],
@@ -96,30 +147,63 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
   ];
   for (const [pointer, value, rule] of mistyped) {
     const input = classifyField('send-transaction-body', pointer, value);
-    if (sendRule(input) !== rule) throw new Error(`${input.what}: class ${input.class} is judged under ${sendRule(input)}, not ${rule}`);
-    test(`input ${input.what}: ${classPhrase(input)}`, covers(rule), async ({ api, target, issuedLink, createdTransaction }) => {
-      const body = replaceAt({ token: issuedLink.token, phone_number: sendPhoneNumber(target) }, pointer, value);
-      const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body });
-      expectAnswer(exchange, classified(rule, input, target.strict, () => ({ amount: createdTransaction.amount })));
-    });
+    if (sendRule(input) !== rule)
+      throw new Error(`${input.what}: class ${input.class} is judged under ${sendRule(input)}, not ${rule}`);
+    test(
+      `input ${input.what}: ${classPhrase(input)}`,
+      covers(rule),
+      async ({ api, target, issuedLink, createdTransaction }) => {
+        const body = replaceAt({ token: issuedLink.token, phone_number: sendPhoneNumber(target) }, pointer, value);
+        const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body });
+        expectAnswer(
+          exchange,
+          classified(rule, input, target.strict, () => ({ amount: createdTransaction.amount })),
+        );
+      },
+    );
   }
 
-  test(`input ${declaredContentType('text/plain', {}).what}: ${classPhrase(declaredContentType('text/plain', {}))}`, covers('SEND-OPEN-INPUT'), async ({ api, target, issuedLink, createdTransaction }) => {
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, rawBody: JSON.stringify({ token: issuedLink.token }), contentType: 'text/plain' });
-    const input = declaredContentType('text/plain', {});
-    expectAnswer(exchange, classified('SEND-OPEN-INPUT', input, target.strict, () => ({ amount: createdTransaction.amount })));
-  });
+  test(
+    `input ${declaredContentType('text/plain', {}).what}: ${classPhrase(declaredContentType('text/plain', {}))}`,
+    covers('SEND-OPEN-INPUT'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        rawBody: JSON.stringify({ token: issuedLink.token }),
+        contentType: 'text/plain',
+      });
+      const input = declaredContentType('text/plain', {});
+      expectAnswer(
+        exchange,
+        classified('SEND-OPEN-INPUT', input, target.strict, () => ({ amount: createdTransaction.amount })),
+      );
+    },
+  );
 
-  test('every payment intent carries the transaction amount', covers('SEND-AMOUNT-MATCHES'), async ({ api, target, issuedLink, createdTransaction }) => {
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: issuedLink.token } });
-    expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
-  });
+  test(
+    'every payment intent carries the transaction amount',
+    covers('SEND-AMOUNT-MATCHES'),
+    async ({ api, target, issuedLink, createdTransaction }) => {
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: issuedLink.token },
+      });
+      expectAnswer(exchange, accepted('SEND-2XX', { amount: createdTransaction.amount }));
+    },
+  );
 
-  test('a token that was never issued is refused with a 4xx', covers('SEND-UNKNOWN-TOKEN-4XX'), async ({ api, target }) => {
-    requireWrites(target);
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: unknownToken() } });
-    expectAnswer(exchange, refused('SEND-UNKNOWN-TOKEN-4XX'));
-  });
+  test(
+    'a token that was never issued is refused with a 4xx',
+    covers('SEND-UNKNOWN-TOKEN-4XX'),
+    async ({ api, target }) => {
+      requireWrites(target);
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: unknownToken() },
+      });
+      expectAnswer(exchange, refused('SEND-UNKNOWN-TOKEN-4XX'));
+    },
+  );
 
   for (const [name, token] of [
     ['a boolean', true],
@@ -133,22 +217,33 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
     });
   }
 
-  test('a phone_number that is a string, not an object, is refused with a 4xx', covers('SEND-INVALID-4XX'), async ({ api, target, issuedLink }) => {
-    const exchange = await api.call('sendTransaction', {
-      params: { mode: target.paymentMode },
-      body: { token: issuedLink.token, phone_number: sendPhoneNumber(target).number },
-    });
-    expectAnswer(exchange, refused('SEND-INVALID-4XX'));
-  });
+  test(
+    'a phone_number that is a string, not an object, is refused with a 4xx',
+    covers('SEND-INVALID-4XX'),
+    async ({ api, target, issuedLink }) => {
+      const exchange = await api.call('sendTransaction', {
+        params: { mode: target.paymentMode },
+        body: { token: issuedLink.token, phone_number: sendPhoneNumber(target).number },
+      });
+      expectAnswer(exchange, refused('SEND-INVALID-4XX'));
+    },
+  );
 
   test('a body that is not valid JSON is refused with a 4xx', covers('MALFORMED-JSON-4XX'), async ({ api, target }) => {
     requireWrites(target);
-    const exchange = await api.call('sendTransaction', { params: { mode: target.paymentMode }, rawBody: '{"token": ', contentType: 'application/json' });
+    const exchange = await api.call('sendTransaction', {
+      params: { mode: target.paymentMode },
+      rawBody: '{"token": ',
+      contentType: 'application/json',
+    });
     expectAnswer(exchange, refused('MALFORMED-JSON-4XX'));
   });
 
   test('an unknown payment mode never gives a 5xx', covers('UNKNOWN-ID-NOT-5XX'), async ({ api, issuedLink }) => {
-    const exchange = await api.call('sendTransaction', { params: { mode: 'cc-no-such-mode' }, body: { token: issuedLink.token } });
+    const exchange = await api.call('sendTransaction', {
+      params: { mode: 'cc-no-such-mode' },
+      body: { token: issuedLink.token },
+    });
     expectAnswer(exchange, notServerError('UNKNOWN-ID-NOT-5XX'));
   });
 });

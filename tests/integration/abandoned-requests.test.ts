@@ -15,7 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { FastClient, RequestAbandoned } from '../../support/http/fast-client.ts';
-import { markerFileName, sendWithPolicy, TransportError, type Sender, type TransportSettings } from '../../support/http/transport.ts';
+import {
+  markerFileName,
+  sendWithPolicy,
+  TransportError,
+  type Sender,
+  type TransportSettings,
+} from '../../support/http/transport.ts';
 import { runProperty } from '../../support/generation/properties.ts';
 import { fakeTestInfo } from './fake-test-info.ts';
 
@@ -35,9 +41,18 @@ before(async () => {
     request.on('end', () => {
       setTimeout(() => {
         const stamp = new Date().toISOString();
-        response
-          .writeHead(201, { 'content-type': 'application/json', connection: 'close' })
-          .end(JSON.stringify({ id: received, amount: 500, description: 'd', callback_url: 'https://example.com/cb', reference: 'r', status: 'pending', created_at: stamp, updated_at: stamp }));
+        response.writeHead(201, { 'content-type': 'application/json', connection: 'close' }).end(
+          JSON.stringify({
+            id: received,
+            amount: 500,
+            description: 'd',
+            callback_url: 'https://example.com/cb',
+            reference: 'r',
+            status: 'pending',
+            created_at: stamp,
+            updated_at: stamp,
+          }),
+        );
       }, latencyMs);
     });
   });
@@ -64,7 +79,9 @@ async function withOutputDir<T>(name: string, body: (outputDir: string) => Promi
   }
 }
 
-const creation = { body: { amount: 500, description: 'abandoned', currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb' } };
+const creation = {
+  body: { amount: 500, description: 'abandoned', currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb' },
+};
 
 function markerText(outputDir: string): string {
   const file = join(outputDir, markerFileName);
@@ -89,7 +106,8 @@ describe('requests the suite abandons', () => {
       client.close();
       const outcome = await call.then(
         (exchange) => `answered ${exchange.status}`,
-        (error: unknown) => (error instanceof TransportError ? `transport error: ${error.message}` : `abandoned: ${String(error)}`),
+        (error: unknown) =>
+          error instanceof TransportError ? `transport error: ${error.message}` : `abandoned: ${String(error)}`,
       );
       assert.doesNotMatch(outcome, /transport error/, outcome);
       assert.equal(markerText(outputDir), '', 'no "target unavailable" marker');
@@ -101,7 +119,10 @@ describe('requests the suite abandons', () => {
       const client = new FastClient({ baseUrl, secretKey, timeoutMs: 10_000 });
       client.close();
       const before = received;
-      await assert.rejects(client.call('createTransaction', creation), (error: unknown) => error instanceof RequestAbandoned && !(error instanceof TransportError));
+      await assert.rejects(
+        client.call('createTransaction', creation),
+        (error: unknown) => error instanceof RequestAbandoned && !(error instanceof TransportError),
+      );
       assert.equal(received, before, 'nothing reached the target');
       assert.equal(markerText(outputDir), '');
     });
@@ -109,13 +130,29 @@ describe('requests the suite abandons', () => {
 
   test('the transport policy neither retries nor marks a request its sender abandoned', async () => {
     const markerFile = join(scratch, 'policy-marker.txt');
-    const settings: TransportSettings = { timeoutMs: 1000, retries: 3, maxRps: null, maxRetryAfterMs: 1000, backoffMs: 1, maxBackoffMs: 2, markerFile, ledger: null };
+    const settings: TransportSettings = {
+      timeoutMs: 1000,
+      retries: 3,
+      maxRps: null,
+      maxRetryAfterMs: 1000,
+      backoffMs: 1,
+      maxBackoffMs: 2,
+      markerFile,
+      ledger: null,
+    };
     let attempts = 0;
     const sender: Sender = async () => {
       attempts += 1;
       throw new RequestAbandoned('GET /v1/balances/1: abandoned');
     };
-    await assert.rejects(sendWithPolicy(sender, { method: 'GET', url: `${baseUrl}/balances/1`, headers: {}, operationId: 'getBalance' }, settings), RequestAbandoned);
+    await assert.rejects(
+      sendWithPolicy(
+        sender,
+        { method: 'GET', url: `${baseUrl}/balances/1`, headers: {}, operationId: 'getBalance' },
+        settings,
+      ),
+      RequestAbandoned,
+    );
     assert.equal(attempts, 1);
     assert.equal(existsSync(markerFile), false);
   });
@@ -157,7 +194,10 @@ describe('requests the suite abandons', () => {
         },
       });
       assert.equal(outcome.interrupted, true);
-      assert.ok(testInfo.annotations.some((a) => /inside its first case/.test(a.description ?? '')), JSON.stringify(testInfo.annotations));
+      assert.ok(
+        testInfo.annotations.some((a) => /inside its first case/.test(a.description ?? '')),
+        JSON.stringify(testInfo.annotations),
+      );
       await new Promise((resolve) => setTimeout(resolve, 2 * latencyMs + 200));
     });
   });

@@ -63,7 +63,11 @@ test('one wrong field: every property of the request bodies, replaced by a wrong
     const pointers = propertyPointers(name);
     fc.assert(
       fc.property(oneWrongField(name, arbitraryFor(name), pointers), (wrong) => {
-        assert.notDeepEqual(validateAgainst(name, wrong.body), [], `${name} ${wrong.pointer}=${JSON.stringify(wrong.value)}`);
+        assert.notDeepEqual(
+          validateAgainst(name, wrong.body),
+          [],
+          `${name} ${wrong.pointer}=${JSON.stringify(wrong.value)}`,
+        );
       }),
       { numRuns: 300 },
     );
@@ -71,7 +75,13 @@ test('one wrong field: every property of the request bodies, replaced by a wrong
 });
 
 test('bodies a target accepts stay valid and carry the target values', () => {
-  const target = { currencyIso: 'GNF', paymentMode: 'orange_gn', phoneNumber: '+224620000001', phoneCountry: 'GN', runId: 'cc-unit' };
+  const target = {
+    currencyIso: 'GNF',
+    paymentMode: 'orange_gn',
+    phoneNumber: '+224620000001',
+    phoneCountry: 'GN',
+    runId: 'cc-unit',
+  };
   fc.assert(
     fc.property(acceptedTransactionBody<CreateTransactionBody>(target), (body) => {
       assert.deepEqual(validateInLayer('safe', 'create-transaction-body', body), []);
@@ -94,7 +104,14 @@ test('property settings: defaults, and one-line ConfigErrors for bad values', ()
   assert.equal(defaults.runs, 100);
   assert.equal(defaults.seed, undefined);
   assert.equal(propertySettings({ PCS_RUNS: '7', PCS_SEED: '-12', PCS_PATH: '3:1~AB:C' }).replayPath, 'AB:C');
-  for (const env of [{ PCS_RUNS: '0' }, { PCS_RUNS: 'many' }, { PCS_SEED: '1.5' }, { PCS_PATH: '1:2' }, { PCS_SEED: '1', PCS_PATH: 'x' }, { PCS_PROPERTY_BUDGET_MS: '5' }]) {
+  for (const env of [
+    { PCS_RUNS: '0' },
+    { PCS_RUNS: 'many' },
+    { PCS_SEED: '1.5' },
+    { PCS_PATH: '1:2' },
+    { PCS_SEED: '1', PCS_PATH: 'x' },
+    { PCS_PROPERTY_BUDGET_MS: '5' },
+  ]) {
     assert.throws(
       () => propertySettings(env),
       (error: unknown) => error instanceof ConfigError && !error.message.includes('\n'),
@@ -113,16 +130,28 @@ async function startBrokenServer(): Promise<{ baseUrl: string; close(): Promise<
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     request.on('end', () => {
-      if (request.method !== 'POST' || request.url !== '/v1/transactions' || request.headers.authorization !== `Bearer ${brokenKey}`) {
+      if (
+        request.method !== 'POST' ||
+        request.url !== '/v1/transactions' ||
+        request.headers.authorization !== `Bearer ${brokenKey}`
+      ) {
         response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"status":404}}');
         return;
       }
       const body = JSON.parse(text) as CreateTransactionBody;
       const stamp = new Date().toISOString();
       const amount = body.amount >= 5000 ? body.amount + 1 : body.amount;
-      response
-        .writeHead(201, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ ...body, id: 1, reference: 'r', status: 'pending', amount, created_at: stamp, updated_at: stamp }));
+      response.writeHead(201, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          ...body,
+          id: 1,
+          reference: 'r',
+          status: 'pending',
+          amount,
+          created_at: stamp,
+          updated_at: stamp,
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -141,7 +170,13 @@ async function failureOf(baseUrl: string, env: Record<string, string>): Promise<
       env,
       echo: false,
       target: { baseUrl, secretKey: brokenKey, timeoutMs: 5000 },
-      arbitrary: acceptedTransactionBody<CreateTransactionBody>({ currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ', runId: 'cc-unit' }),
+      arbitrary: acceptedTransactionBody<CreateTransactionBody>({
+        currencyIso: 'XOF',
+        paymentMode: 'mtn',
+        phoneNumber: '+22997000001',
+        phoneCountry: 'BJ',
+        runId: 'cc-unit',
+      }),
       async predicate(body, client) {
         const exchange = await client.call('createTransaction', { body });
         holds('TXN-CREATE-ECHO', exchange, bodyValueEquals(exchange, '/amount', body.amount));
@@ -168,7 +203,12 @@ test('a property against a broken server fails with seed, path, masked curl and 
     assert.ok(path && /^\d+(:\d+)*$/.test(path), `no path in:\n${first}`);
     assert.match(first, /curl -i -X POST '.*\/v1\/transactions' .*-H "Authorization: Bearer \$PCS_SECRET_KEY"/);
     assert.ok(!first.includes(brokenKey), 'the key leaked into the failure message');
-    assert.match(first, new RegExp(`replay: PCS_SEED=${seed} PCS_PATH='${path}' npm run conformance -- --grep 'property: the broken server echoes the amount'`));
+    assert.match(
+      first,
+      new RegExp(
+        `replay: PCS_SEED=${seed} PCS_PATH='${path}' npm run conformance -- --grep 'property: the broken server echoes the amount'`,
+      ),
+    );
     const counterexample = /minimal counterexample: (.*)/.exec(first)?.[1];
     assert.ok(counterexample, `no counterexample in:\n${first}`);
     // Shrinking reached the boundary of the bug.

@@ -18,7 +18,8 @@ import { startMockServer, type RunningMock } from '../../mock/server.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const prefix = '9200000000';
 const toBig = (small: string): string => `${prefix}${small.padStart(9, '0')}`;
-const fromBig = (text: string): string => text.replace(new RegExp(`${prefix}(\\d{9})`, 'g'), (_match, digits: string) => String(Number(digits)));
+const fromBig = (text: string): string =>
+  text.replace(new RegExp(`${prefix}(\\d{9})`, 'g'), (_match, digits: string) => String(Number(digits)));
 
 let mock: RunningMock;
 let proxy: http.Server;
@@ -34,17 +35,26 @@ before(async () => {
       const body = fromBig(Buffer.concat(chunks).toString('utf8'));
       const headers: http.OutgoingHttpHeaders = { ...request.headers, host: new URL(mock.origin).host };
       if (body.length > 0) headers['content-length'] = String(Buffer.byteLength(body));
-      const upstream = http.request(`${mock.origin}${fromBig(request.url ?? '/')}`, { method: request.method, headers }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
-        answer.on('end', () => {
-          const text = Buffer.concat(parts).toString('utf8').replace(/"(id|customer_id)":(\d+)/g, (_match, name: string, digits: string) => `"${name}":${toBig(digits)}`);
-          const outHeaders = { ...answer.headers };
-          delete outHeaders['content-length'];
-          response.writeHead(answer.statusCode ?? 502, outHeaders);
-          response.end(text);
-        });
-      });
+      const upstream = http.request(
+        `${mock.origin}${fromBig(request.url ?? '/')}`,
+        { method: request.method, headers },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const text = Buffer.concat(parts)
+              .toString('utf8')
+              .replace(
+                /"(id|customer_id)":(\d+)/g,
+                (_match, name: string, digits: string) => `"${name}":${toBig(digits)}`,
+              );
+            const outHeaders = { ...answer.headers };
+            delete outHeaders['content-length'];
+            response.writeHead(answer.statusCode ?? 502, outHeaders);
+            response.end(text);
+          });
+        },
+      );
       upstream.end(body.length > 0 ? body : undefined);
     });
   });
@@ -60,7 +70,9 @@ after(async () => {
 });
 
 test('the proxy really serves ids beyond 2^53', async () => {
-  const answer = await fetch(`${proxyBase}/currencies/${toBig('1')}`, { headers: { authorization: `Bearer ${mock.sandboxKey}` } });
+  const answer = await fetch(`${proxyBase}/currencies/${toBig('1')}`, {
+    headers: { authorization: `Bearer ${mock.sandboxKey}` },
+  });
   const text = await answer.text();
   assert.equal(answer.status, 200);
   assert.match(text, /"id":9200000000000000001/);

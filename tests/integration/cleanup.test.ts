@@ -26,7 +26,13 @@ import {
   recordDeletedCustomer,
   startLedger,
 } from '../../support/lifecycle/cleanup.ts';
-import { createdCustomerId, deletedCustomerId, inlineCustomerId, openCustomers, runStillGoing } from '../../support/lifecycle/ledger.ts';
+import {
+  createdCustomerId,
+  deletedCustomerId,
+  inlineCustomerId,
+  openCustomers,
+  runStillGoing,
+} from '../../support/lifecycle/ledger.ts';
 import { nodeSender, sendWithPolicy, type TransportSettings } from '../../support/http/transport.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -67,7 +73,11 @@ describe('run ledger', () => {
     assert.equal(deletedCustomerId('http://127.0.0.1:1/v1/customers/abc'), undefined);
     assert.equal(inlineCustomerId('{"customer":{"email":"a@example.com"}}', { id: 1, customer_id: 9 }), 9);
     assert.equal(inlineCustomerId('{"customer":{"email":"a@example.com"}}', { id: 1, customer: { id: 10 } }), 10);
-    assert.equal(inlineCustomerId('{"customer":{"id":9}}', { id: 1, customer_id: 9 }), undefined, 'an existing customer is not ours to delete');
+    assert.equal(
+      inlineCustomerId('{"customer":{"id":9}}', { id: 1, customer_id: 9 }),
+      undefined,
+      'an existing customer is not ours to delete',
+    );
     assert.equal(inlineCustomerId('{"amount":1}', { id: 1, customer_id: 9 }), undefined);
   });
 
@@ -79,11 +89,30 @@ describe('run ledger', () => {
       const policy = { ...settings, ledger: { file, runId: 'run-t' } };
       const headers = { authorization: `Bearer ${mock.sandboxKey}`, 'content-type': 'application/json' };
       const create = () =>
-        sendWithPolicy(nodeSender(), { method: 'POST', url: `${mock.sandboxBaseUrl}/customers`, headers, data: '{"email":"t@example.com"}', operationId: 'createCustomer' }, policy);
+        sendWithPolicy(
+          nodeSender(),
+          {
+            method: 'POST',
+            url: `${mock.sandboxBaseUrl}/customers`,
+            headers,
+            data: '{"email":"t@example.com"}',
+            operationId: 'createCustomer',
+          },
+          policy,
+        );
       const ids = [];
-      for (let n = 0; n < 3; n += 1) ids.push((JSON.parse((await create()).response.body.toString()) as { id: number }).id);
-      await sendWithPolicy(nodeSender(), { method: 'DELETE', url: `${mock.sandboxBaseUrl}/customers/${ids[0]}`, headers, operationId: 'deleteCustomer' }, policy);
-      await sendWithPolicy(nodeSender(), { method: 'DELETE', url: `${mock.sandboxBaseUrl}/customers/999999`, headers, operationId: 'deleteCustomer' }, policy);
+      for (let n = 0; n < 3; n += 1)
+        ids.push((JSON.parse((await create()).response.body.toString()) as { id: number }).id);
+      await sendWithPolicy(
+        nodeSender(),
+        { method: 'DELETE', url: `${mock.sandboxBaseUrl}/customers/${ids[0]}`, headers, operationId: 'deleteCustomer' },
+        policy,
+      );
+      await sendWithPolicy(
+        nodeSender(),
+        { method: 'DELETE', url: `${mock.sandboxBaseUrl}/customers/999999`, headers, operationId: 'deleteCustomer' },
+        policy,
+      );
       assert.deepEqual(leftoverCustomers(file), ids.slice(1));
       assert.match(readFileSync(file, 'utf8'), /"runId":"run-t"/);
     } finally {
@@ -97,13 +126,23 @@ describe('run ledger', () => {
       const file = join(scratch, 'ledger-2.jsonl');
       startLedger(file);
       const store = mock.mock.stores.sandbox;
-      const keep = store.addCustomer({ email: 'keep@example.com', firstname: null, lastname: null, phone_number: null });
-      const left = [1, 2, 3].map((n) => store.addCustomer({ email: `left${n}@example.com`, firstname: null, lastname: null, phone_number: null }));
+      const keep = store.addCustomer({
+        email: 'keep@example.com',
+        firstname: null,
+        lastname: null,
+        phone_number: null,
+      });
+      const left = [1, 2, 3].map((n) =>
+        store.addCustomer({ email: `left${n}@example.com`, firstname: null, lastname: null, phone_number: null }),
+      );
       for (const customer of left) recordCreatedCustomer(customer.id, 'run-b', file);
       recordCreatedCustomer(999_999, 'run-b', file); // already gone
       const target = { baseUrl: mock.sandboxBaseUrl, secretKey: mock.sandboxKey, runId: 'run-b' };
       const result = await deleteLeftoverCustomers(target, settings, file);
-      assert.deepEqual(result.deleted, left.map((customer) => customer.id));
+      assert.deepEqual(
+        result.deleted,
+        left.map((customer) => customer.id),
+      );
       assert.deepEqual(result.gone, [999_999]);
       assert.deepEqual(result.failed, []);
       assert.deepEqual([...store.customers.keys()], [keep.id], 'only the customer the run did not create remains');
@@ -120,7 +159,11 @@ describe('run ledger', () => {
       const file = join(scratch, 'ledger-3.jsonl');
       startLedger(file);
       recordCreatedCustomer(7, 'run-c', file);
-      const result = await deleteLeftoverCustomers({ baseUrl: mock.sandboxBaseUrl, secretKey: 'sk_sandbox_wrong_key_1234', runId: 'run-c' }, settings, file);
+      const result = await deleteLeftoverCustomers(
+        { baseUrl: mock.sandboxBaseUrl, secretKey: 'sk_sandbox_wrong_key_1234', runId: 'run-c' },
+        settings,
+        file,
+      );
       assert.deepEqual(result.failed, [{ id: 7, reason: 'answered 401' }]);
       assert.match(cleanupSummary(result) ?? '', /could NOT delete 1: 7 \(answered 401\)/);
       assert.deepEqual(leftoverCustomers(file), [7], 'still a leftover for the next attempt');
@@ -135,13 +178,26 @@ describe('an interrupted run', () => {
     // Deletions are slow on this target, so the interrupt lands between a test's creation and its deletion,
     // and the first two fail (connection reset, no retries): neither the test nor its fixture can delete the
     // customer, as when a worker is stopped mid-request. Only global teardown, run on SIGINT, can.
-    const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults: 'latency=1500,reset=first:2,methods=DELETE' });
+    const mock = await startMockServer({
+      host: '127.0.0.1',
+      port: 0,
+      faults: 'latency=1500,reset=first:2,methods=DELETE',
+    });
     const outputDir = join(scratch, 'interrupted');
     const ledger = join(outputDir, 'created-customers.jsonl');
     try {
       const child = spawn(
         process.execPath,
-        [join(projectRoot, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(projectRoot, 'playwright.config.ts'), '--reporter=line', 'tests/conformance/delete-customer.spec.ts', '-g', 'an existing customer is deleted'],
+        [
+          join(projectRoot, 'node_modules', '@playwright', 'test', 'cli.js'),
+          'test',
+          '--config',
+          join(projectRoot, 'playwright.config.ts'),
+          '--reporter=line',
+          'tests/conformance/delete-customer.spec.ts',
+          '-g',
+          'an existing customer is deleted',
+        ],
         {
           cwd: projectRoot,
           env: {
@@ -178,7 +234,11 @@ describe('an interrupted run', () => {
 
       assert.notEqual(code, 0, 'an interrupted run does not pass');
       assert.match(output, /interrupted/i, `the run was interrupted, not finished:\n${output}`);
-      assert.equal(mock.mock.stores.sandbox.customers.size, 0, `customers left on the target after SIGINT: ${JSON.stringify([...mock.mock.stores.sandbox.customers.keys()])} ledger ${existsSync(ledger) ? readFileSync(ledger, "utf8") : "none"}\n${output}`);
+      assert.equal(
+        mock.mock.stores.sandbox.customers.size,
+        0,
+        `customers left on the target after SIGINT: ${JSON.stringify([...mock.mock.stores.sandbox.customers.keys()])} ledger ${existsSync(ledger) ? readFileSync(ledger, 'utf8') : 'none'}\n${output}`,
+      );
       assert.deepEqual(leftoverCustomers(ledger), []);
       assert.match(output, /cleanup: deleted 1 leftover customer/, `global teardown did the deleting:\n${output}`);
     } finally {
@@ -186,7 +246,9 @@ describe('an interrupted run', () => {
     }
   });
 
-  test('SIGINT with two workers mid-run (customers created directly and inline in transactions): none is left', { timeout: 120_000 }, async () => {
+  test('SIGINT with two workers mid-run (customers created directly and inline in transactions): none is left', {
+    timeout: 120_000,
+  }, async () => {
     const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults: 'latency=2500,methods=DELETE' });
     const outputDir = join(scratch, 'interrupted-two-workers');
     const ledger = join(outputDir, 'created-customers.jsonl');
@@ -204,7 +266,16 @@ describe('an interrupted run', () => {
         ],
         {
           cwd: projectRoot,
-          env: { ...process.env, PCS_BASE_URL: mock.sandboxBaseUrl, PCS_SECRET_KEY: mock.sandboxKey, PCS_ENVIRONMENT: 'sandbox', PCS_OUTPUT_DIR: outputDir, ALLURE_RESULTS_DIR: join(outputDir, 'allure-results'), PCS_WORKERS: '2', CI: '' },
+          env: {
+            ...process.env,
+            PCS_BASE_URL: mock.sandboxBaseUrl,
+            PCS_SECRET_KEY: mock.sandboxKey,
+            PCS_ENVIRONMENT: 'sandbox',
+            PCS_OUTPUT_DIR: outputDir,
+            ALLURE_RESULTS_DIR: join(outputDir, 'allure-results'),
+            PCS_WORKERS: '2',
+            CI: '',
+          },
           stdio: ['ignore', 'pipe', 'pipe'],
           detached: true,
         },
@@ -217,11 +288,20 @@ describe('an interrupted run', () => {
       while (Date.now() < deadline && !(existsSync(ledger) && leftoverCustomers(ledger).length >= 1)) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      assert.ok(mock.mock.stores.sandbox.customers.size >= 1, `customers exist on the target at the interrupt:\n${output}`);
+      assert.ok(
+        mock.mock.stores.sandbox.customers.size >= 1,
+        `customers exist on the target at the interrupt:\n${output}`,
+      );
       process.kill(-child.pid!, 'SIGINT');
       await exited;
-      const left = [...mock.mock.stores.sandbox.customers.values()].map((customer) => `${customer.id} ${customer.email}`);
-      assert.deepEqual(left, [], `customers left on the target after SIGINT; ledger:\n${readFileSync(ledger, 'utf8')}\n${output}`);
+      const left = [...mock.mock.stores.sandbox.customers.values()].map(
+        (customer) => `${customer.id} ${customer.email}`,
+      );
+      assert.deepEqual(
+        left,
+        [],
+        `customers left on the target after SIGINT; ledger:\n${readFileSync(ledger, 'utf8')}\n${output}`,
+      );
       assert.deepEqual(leftoverCustomers(ledger), []);
     } finally {
       await mock.close();
@@ -235,7 +315,10 @@ describe('leftovers of a run killed before its teardown', () => {
 
   test('the next run carries them over: its own target deleted by its teardown, another target reported and kept, an embedded mock dropped', () => {
     const file = join(scratch, 'ledger-carry.jsonl');
-    writeFileSync(file, `${JSON.stringify({ event: 'run', runId: 'killed', target: here.baseUrl, embedded: false, pid: 2 ** 22 + 1, host: hostname(), at: 'x' })}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ event: 'run', runId: 'killed', target: here.baseUrl, embedded: false, pid: 2 ** 22 + 1, host: hostname(), at: 'x' })}\n`,
+    );
     recordCreatedCustomer(1, 'killed', file, here);
     recordCreatedCustomer(2, 'killed', file, here);
     recordDeletedCustomer(2, 'killed', file, here);
@@ -243,13 +326,26 @@ describe('leftovers of a run killed before its teardown', () => {
     recordCreatedCustomer(4, 'killed', file, { baseUrl: 'http://127.0.0.1:40000/v1', embedded: true });
     recordCreatedCustomer(5, 'older', file); // a ledger that did not record its target
     const carried = continueLedger(file, 'next', here);
-    assert.deepEqual(carried.sameTarget.map((customer) => customer.id), [1]);
-    assert.deepEqual(carried.otherTargets.map((customer) => customer.id), [3]);
-    assert.deepEqual(carried.unknownTarget.map((customer) => customer.id), [5]);
+    assert.deepEqual(
+      carried.sameTarget.map((customer) => customer.id),
+      [1],
+    );
+    assert.deepEqual(
+      carried.otherTargets.map((customer) => customer.id),
+      [3],
+    );
+    assert.deepEqual(
+      carried.unknownTarget.map((customer) => customer.id),
+      [5],
+    );
     assert.equal(carried.droppedEmbedded, 1);
     assert.deepEqual(leftoverCustomers(file, here.baseUrl), [1], "this run's teardown deletes the one on its target");
     assert.deepEqual(leftoverCustomers(file, elsewhere.baseUrl), [3]);
-    assert.deepEqual(openCustomers(file).map((customer) => customer.id), [1, 3], 'the unknown and the embedded ones are not kept');
+    assert.deepEqual(
+      openCustomers(file).map((customer) => customer.id),
+      [1, 3],
+      'the unknown and the embedded ones are not kept',
+    );
     const lines = carriedOverSummary(carried, file);
     assert.equal(lines.length, 3);
     assert.match(lines[0]!, /1 customer\(s\) left on this target .*1 \(run killed\).*this run's teardown deletes them/);
@@ -257,45 +353,85 @@ describe('leftovers of a run killed before its teardown', () => {
     assert.match(lines[2]!, /5 \(run older\).*delete them by hand/);
     // A later run against the other target deletes what is left there, and still remembers this target's.
     const later = continueLedger(file, 'later', elsewhere);
-    assert.deepEqual(later.sameTarget.map((customer) => customer.id), [3]);
-    assert.deepEqual(later.otherTargets.map((customer) => customer.id), [1]);
+    assert.deepEqual(
+      later.sameTarget.map((customer) => customer.id),
+      [3],
+    );
+    assert.deepEqual(
+      later.otherTargets.map((customer) => customer.id),
+      [1],
+    );
   });
 
   test('a ledger whose run is still going on this machine is recognised; a dead pid, this process, another machine are not', async () => {
     const alive = join(scratch, 'ledger-alive.jsonl');
     // A process whose command line names Playwright stands for the other run's runner.
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'playwright', 'test'], { stdio: 'ignore' });
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'playwright', 'test'], {
+      stdio: 'ignore',
+    });
     try {
-      writeFileSync(alive, `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: other.pid, host: hostname(), at: 'x' })}\n`);
+      writeFileSync(
+        alive,
+        `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: other.pid, host: hostname(), at: 'x' })}\n`,
+      );
       assert.deepEqual(runStillGoing(alive), { pid: other.pid, runId: 'other' });
     } finally {
       other.kill();
     }
-    writeFileSync(alive, `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: 2 ** 22 + 7, host: hostname(), at: 'x' })}\n`);
+    writeFileSync(
+      alive,
+      `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: 2 ** 22 + 7, host: hostname(), at: 'x' })}\n`,
+    );
     assert.equal(runStillGoing(alive), null, 'no such process');
-    writeFileSync(alive, `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: process.pid, host: hostname(), at: 'x' })}\n`);
+    writeFileSync(
+      alive,
+      `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: process.pid, host: hostname(), at: 'x' })}\n`,
+    );
     assert.equal(runStillGoing(alive), null, 'this very process is not another run');
-    writeFileSync(alive, `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: process.pid, host: `${hostname()}-elsewhere`, at: 'x' })}\n`);
+    writeFileSync(
+      alive,
+      `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: process.pid, host: `${hostname()}-elsewhere`, at: 'x' })}\n`,
+    );
     assert.equal(runStillGoing(alive), null, 'a run of another machine cannot be checked: not refused');
   });
 
-  test('a run against the same target deletes the customers a killed run left, and says so', { timeout: 180_000 }, async () => {
+  test('a run against the same target deletes the customers a killed run left, and says so', {
+    timeout: 180_000,
+  }, async () => {
     const mock = await startMockServer({ host: '127.0.0.1', port: 0 });
     const outputDir = join(scratch, 'after-kill');
     mkdirSync(outputDir, { recursive: true });
     try {
       const store = mock.mock.stores.sandbox;
-      const left = [1, 2].map((n) => store.addCustomer({ email: `killed${n}@example.com`, firstname: null, lastname: null, phone_number: null }));
+      const left = [1, 2].map((n) =>
+        store.addCustomer({ email: `killed${n}@example.com`, firstname: null, lastname: null, phone_number: null }),
+      );
       const ledger = join(outputDir, 'created-customers.jsonl');
       // The ledger of a run killed with kill -9: its header names a process that no longer exists.
-      writeFileSync(ledger, `${JSON.stringify({ event: 'run', runId: 'cc-killed', target: mock.sandboxBaseUrl, embedded: false, pid: 2 ** 22 + 3, host: hostname(), at: 'x' })}\n`);
-      for (const customer of left) recordCreatedCustomer(customer.id, 'cc-killed', ledger, { baseUrl: mock.sandboxBaseUrl, embedded: false });
-      const run = await command(mock, outputDir, ['--', 'tests/conformance/balances-and-currencies.spec.ts', '-g', 'an existing balance']);
+      writeFileSync(
+        ledger,
+        `${JSON.stringify({ event: 'run', runId: 'cc-killed', target: mock.sandboxBaseUrl, embedded: false, pid: 2 ** 22 + 3, host: hostname(), at: 'x' })}\n`,
+      );
+      for (const customer of left)
+        recordCreatedCustomer(customer.id, 'cc-killed', ledger, { baseUrl: mock.sandboxBaseUrl, embedded: false });
+      const run = await command(mock, outputDir, [
+        '--',
+        'tests/conformance/balances-and-currencies.spec.ts',
+        '-g',
+        'an existing balance',
+      ]);
       const code = await run.exited;
       assert.equal(code, 0, run.output());
-      assert.match(run.output(), /cleanup: 2 customer\(s\) left on this target by an earlier run that was stopped before its cleanup \(\d+, \d+ \(run cc-killed\)\)/);
+      assert.match(
+        run.output(),
+        /cleanup: 2 customer\(s\) left on this target by an earlier run that was stopped before its cleanup \(\d+, \d+ \(run cc-killed\)\)/,
+      );
       assert.match(run.output(), /cleanup: deleted 2 leftover customer\(s\)/);
-      assert.deepEqual([...store.customers.keys()].filter((id) => left.some((customer) => customer.id === id)), [], 'the killed run\'s customers are gone');
+      assert.deepEqual(
+        [...store.customers.keys()].filter((id) => left.some((customer) => customer.id === id)),
+        [],
+        "the killed run's customers are gone",
+      );
       assert.deepEqual(leftoverCustomers(ledger), []);
     } finally {
       await mock.close();
@@ -307,16 +443,43 @@ const bin = join(projectRoot, 'bin', 'collect-conformance.mjs');
 
 /** The installed command (bin/collect-conformance.mjs, as npm run conformance and npx run it) against a mock, one worker. */
 async function command(mock: RunningMock, outputDir: string, extra: string[], options: { detached?: boolean } = {}) {
-  const child = spawn(process.execPath, [bin, '--base-url', mock.sandboxBaseUrl, '--secret-key-env', 'CLEANUP_TEST_KEY', '--workers', '1', '--reporter', 'line', '--output', outputDir, ...extra], {
-    cwd: projectRoot,
-    env: { ...process.env, CLEANUP_TEST_KEY: mock.sandboxKey, PCS_ENVIRONMENT: 'sandbox', PCS_TIMEOUT_MS: '10000', PCS_RETRIES: '0', ALLURE_RESULTS_DIR: join(outputDir, 'allure-results'), CI: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: options.detached ?? false,
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      '--base-url',
+      mock.sandboxBaseUrl,
+      '--secret-key-env',
+      'CLEANUP_TEST_KEY',
+      '--workers',
+      '1',
+      '--reporter',
+      'line',
+      '--output',
+      outputDir,
+      ...extra,
+    ],
+    {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        CLEANUP_TEST_KEY: mock.sandboxKey,
+        PCS_ENVIRONMENT: 'sandbox',
+        PCS_TIMEOUT_MS: '10000',
+        PCS_RETRIES: '0',
+        ALLURE_RESULTS_DIR: join(outputDir, 'allure-results'),
+        CI: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.detached ?? false,
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+  );
   return { child, exited, output: () => output };
 }
 
@@ -326,7 +489,10 @@ async function untilCustomerExists(ledger: string, output: () => string): Promis
   while (Date.now() < deadline && !(existsSync(ledger) && leftoverCustomers(ledger).length >= 1)) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  assert.ok(existsSync(ledger) && leftoverCustomers(ledger).length >= 1, `the run never created a customer:\n${output()}`);
+  assert.ok(
+    existsSync(ledger) && leftoverCustomers(ledger).length >= 1,
+    `the run never created a customer:\n${output()}`,
+  );
 }
 
 function runnerPid(ledger: string): number {
@@ -349,7 +515,9 @@ describe('a terminated run (SIGTERM, a killed command) cleans up like Ctrl-C', (
   const faults = 'latency=2500,methods=DELETE';
   const selection = ['--', 'tests/conformance/delete-customer.spec.ts', '-g', 'an existing customer is deleted'];
 
-  test('SIGTERM to the command: teardown deletes the customers, the command exits 143', { timeout: 180_000 }, async () => {
+  test('SIGTERM to the command: teardown deletes the customers, the command exits 143', {
+    timeout: 180_000,
+  }, async () => {
     const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
     const outputDir = join(scratch, 'sigterm-command');
     try {
@@ -358,7 +526,11 @@ describe('a terminated run (SIGTERM, a killed command) cleans up like Ctrl-C', (
       run.child.kill('SIGTERM');
       const code = await run.exited;
       assert.equal(code, 143, run.output());
-      assert.equal(mock.mock.stores.sandbox.customers.size, 0, `customers left on the target after SIGTERM:\n${run.output()}`);
+      assert.equal(
+        mock.mock.stores.sandbox.customers.size,
+        0,
+        `customers left on the target after SIGTERM:\n${run.output()}`,
+      );
       assert.deepEqual(leftoverCustomers(join(outputDir, 'created-customers.jsonl')), []);
       assert.match(run.output(), /SIGTERM received: stopping the run/);
     } finally {
@@ -366,7 +538,9 @@ describe('a terminated run (SIGTERM, a killed command) cleans up like Ctrl-C', (
     }
   });
 
-  test('SIGTERM to the whole process group (as timeout sends it): one clean stop, teardown runs, exit 143', { timeout: 180_000 }, async () => {
+  test('SIGTERM to the whole process group (as timeout sends it): one clean stop, teardown runs, exit 143', {
+    timeout: 180_000,
+  }, async () => {
     const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
     const outputDir = join(scratch, 'sigterm-group');
     try {
@@ -375,14 +549,20 @@ describe('a terminated run (SIGTERM, a killed command) cleans up like Ctrl-C', (
       process.kill(-run.child.pid!, 'SIGTERM');
       const code = await run.exited;
       assert.equal(code, 143, run.output());
-      assert.equal(mock.mock.stores.sandbox.customers.size, 0, `customers left on the target after SIGTERM:\n${run.output()}`);
+      assert.equal(
+        mock.mock.stores.sandbox.customers.size,
+        0,
+        `customers left on the target after SIGTERM:\n${run.output()}`,
+      );
       assert.equal(run.output().match(/SIGTERM received/g)?.length, 1, `the runner stopped once:\n${run.output()}`);
     } finally {
       await mock.close();
     }
   });
 
-  test('the command killed outright (kill -9): the runner notices, stops and cleans up instead of running on', { timeout: 180_000 }, async () => {
+  test('the command killed outright (kill -9): the runner notices, stops and cleans up instead of running on', {
+    timeout: 180_000,
+  }, async () => {
     const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
     const outputDir = join(scratch, 'killed-command');
     const ledger = join(outputDir, 'created-customers.jsonl');

@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../../cli/args.ts';
 import { checkPassThrough, checkReporters } from '../../cli/playwright-options.ts';
-import { environmentFromFlags, grepPattern, playwrightArguments, profilerArguments, runFlags, withTypeScriptLoader } from '../../cli/run.ts';
+import {
+  environmentFromFlags,
+  grepPattern,
+  playwrightArguments,
+  profilerArguments,
+  runFlags,
+  withTypeScriptLoader,
+} from '../../cli/run.ts';
 import { rules } from '../../contract/rules.ts';
 import { ConfigError } from '../../support/lifecycle/config.ts';
 import { prepareOutputDirectory } from '../../support/lifecycle/output-directory.ts';
@@ -19,12 +26,20 @@ const bin = fileURLToPath(new URL('../../bin/collect-conformance.mjs', import.me
 const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 test('flags parse in both --name value and --name=value forms; -- passes the rest through', () => {
-  const { flags, rest } = parseArgs(['--base-url', 'http://h/v1', '--balance-id=3', '--documented-only', '--', '--headed'], runFlags);
+  const { flags, rest } = parseArgs(
+    ['--base-url', 'http://h/v1', '--balance-id=3', '--documented-only', '--', '--headed'],
+    runFlags,
+  );
   assert.equal(flags.get('base-url'), 'http://h/v1');
   assert.equal(flags.get('balance-id'), '3');
   assert.equal(flags.get('documented-only'), true);
@@ -32,14 +47,34 @@ test('flags parse in both --name value and --name=value forms; -- passes the res
 });
 
 test('bad flags are usage errors with one line', () => {
-  for (const args of [['--nope'], ['--balance-id', 'x'], ['--shard', '3/2'], ['--environment', 'prod'], ['--base-url'], ['--documented-only=yes'], ['stray'], ['--runs', '1', '--runs', '2']]) {
-    assert.throws(() => parseArgs(args, runFlags), (error: unknown) => error instanceof UsageError && !error.message.includes('\n'), args.join(' '));
+  for (const args of [
+    ['--nope'],
+    ['--balance-id', 'x'],
+    ['--shard', '3/2'],
+    ['--environment', 'prod'],
+    ['--base-url'],
+    ['--documented-only=yes'],
+    ['stray'],
+    ['--runs', '1', '--runs', '2'],
+  ]) {
+    assert.throws(
+      () => parseArgs(args, runFlags),
+      (error: unknown) => error instanceof UsageError && !error.message.includes('\n'),
+      args.join(' '),
+    );
   }
 });
 
 test('flags win over the environment; the key comes from the named variable only', () => {
-  const { flags } = parseArgs(['--base-url', 'http://flag/v1', '--secret-key-env', 'MY_KEY', '--currency-id', '9'], runFlags);
-  const env = environmentFromFlags(flags, { PCS_BASE_URL: 'http://env/v1', MY_KEY: 'sk_sandbox_from_env', PCS_CURRENCY_ID: '1' });
+  const { flags } = parseArgs(
+    ['--base-url', 'http://flag/v1', '--secret-key-env', 'MY_KEY', '--currency-id', '9'],
+    runFlags,
+  );
+  const env = environmentFromFlags(flags, {
+    PCS_BASE_URL: 'http://env/v1',
+    MY_KEY: 'sk_sandbox_from_env',
+    PCS_CURRENCY_ID: '1',
+  });
   assert.equal(env.PCS_BASE_URL, 'http://flag/v1');
   assert.equal(env.PCS_SECRET_KEY, 'sk_sandbox_from_env');
   assert.equal(env.PCS_CURRENCY_ID, '9');
@@ -71,14 +106,25 @@ test('exit code 2 and one line for a bad flag and for a bad variable', () => {
   assert.match(flag.stderr, /--balance-id: must be a positive integer/);
   const variable = cli([], { PCS_BASE_URL: 'http://127.0.0.1:9/api', PCS_SECRET_KEY: 'k' });
   assert.equal(variable.code, 2);
-  assert.match(variable.stderr, /^collect-conformance: configuration error: PCS_BASE_URL: must be the base address including \/v1/);
+  assert.match(
+    variable.stderr,
+    /^collect-conformance: configuration error: PCS_BASE_URL: must be the base address including \/v1/,
+  );
   assert.equal(variable.stderr.trim().split('\n').length, 1);
 });
 
 test('--help documents flags, variables and exit codes', () => {
   const help = cli(['--help']);
   assert.equal(help.code, 0);
-  for (const word of ['--base-url', '--secret-key-env', '--documented-only', '--shard', 'PCS_BASE_URL', 'PCS_SECRET_KEY', 'target unavailable']) {
+  for (const word of [
+    '--base-url',
+    '--secret-key-env',
+    '--documented-only',
+    '--shard',
+    'PCS_BASE_URL',
+    'PCS_SECRET_KEY',
+    'target unavailable',
+  ]) {
     assert.ok(help.stdout.includes(word), word);
   }
 });
@@ -104,22 +150,67 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
   const scratch = mkdtempSync(join(tmpdir(), 'pcs-cli-'));
   after(() => rmSync(scratch, { recursive: true, force: true }));
   // Nothing must run: a target that does not exist makes any attempt to run visible (exit 3), not a pass.
-  const noTarget = { PCS_BASE_URL: 'http://127.0.0.1:9/v1', PCS_SECRET_KEY: 'sk_sandbox_cli_test_0001', PCS_OUTPUT_DIR: join(scratch, 'reports'), ALLURE_RESULTS_DIR: join(scratch, 'allure-results') };
+  const noTarget = {
+    PCS_BASE_URL: 'http://127.0.0.1:9/v1',
+    PCS_SECRET_KEY: 'sk_sandbox_cli_test_0001',
+    PCS_OUTPUT_DIR: join(scratch, 'reports'),
+    ALLURE_RESULTS_DIR: join(scratch, 'allure-results'),
+  };
   const cases: Array<[string, string[], Record<string, string>, RegExp]> = [
-    ['PCS_WORKERS=abc (Playwright hangs on it)', [], { PCS_WORKERS: 'abc' }, /^collect-conformance: configuration error: PCS_WORKERS: must be a whole number/],
-    ['PCS_WORKERS=0 (Playwright throws a stack trace)', [], { PCS_WORKERS: '0' }, /^collect-conformance: configuration error: PCS_WORKERS: /],
+    [
+      'PCS_WORKERS=abc (Playwright hangs on it)',
+      [],
+      { PCS_WORKERS: 'abc' },
+      /^collect-conformance: configuration error: PCS_WORKERS: must be a whole number/,
+    ],
+    [
+      'PCS_WORKERS=0 (Playwright throws a stack trace)',
+      [],
+      { PCS_WORKERS: '0' },
+      /^collect-conformance: configuration error: PCS_WORKERS: /,
+    ],
     ['--workers 0', ['--workers', '0'], {}, /^collect-conformance: --workers: must be a whole number/],
-    ['--reporter no-such-reporter', ['--reporter', 'no-such-reporter'], {}, /^collect-conformance: --reporter: "no-such-reporter" is neither a Playwright reporter/],
-    ['-- --frobnicate', ['--', '--frobnicate'], {}, /^collect-conformance: unknown Playwright option --frobnicate after --/],
+    [
+      '--reporter no-such-reporter',
+      ['--reporter', 'no-such-reporter'],
+      {},
+      /^collect-conformance: --reporter: "no-such-reporter" is neither a Playwright reporter/,
+    ],
+    [
+      '-- --frobnicate',
+      ['--', '--frobnicate'],
+      {},
+      /^collect-conformance: unknown Playwright option --frobnicate after --/,
+    ],
     ["--grep '('", ['--grep', '('], {}, /^collect-conformance: --grep: "\(" is not a valid regular expression/],
     ['-- -g "["', ['--', '-g', '['], {}, /^collect-conformance: -g after --: "\[" is not a valid regular expression/],
-    ['-- --trace sometimes', ['--', '--trace', 'sometimes'], {}, /^collect-conformance: --trace after --: must be one of on, off/],
-    ['PCS_OUTPUT_DIR=/dev/null', [], { PCS_OUTPUT_DIR: '/dev/null' }, /^collect-conformance: configuration error: PCS_OUTPUT_DIR: \/dev\/null is not a directory/],
-    ['--output under a file', ['--output', '/dev/null/reports'], {}, /^collect-conformance: configuration error: --output: \/dev\/null is not a directory/],
+    [
+      '-- --trace sometimes',
+      ['--', '--trace', 'sometimes'],
+      {},
+      /^collect-conformance: --trace after --: must be one of on, off/,
+    ],
+    [
+      'PCS_OUTPUT_DIR=/dev/null',
+      [],
+      { PCS_OUTPUT_DIR: '/dev/null' },
+      /^collect-conformance: configuration error: PCS_OUTPUT_DIR: \/dev\/null is not a directory/,
+    ],
+    [
+      '--output under a file',
+      ['--output', '/dev/null/reports'],
+      {},
+      /^collect-conformance: configuration error: --output: \/dev\/null is not a directory/,
+    ],
   ];
   if (existsSync('/proc/1')) {
     // Node's recursive mkdir never returns on this path: the command spun at full CPU forever.
-    cases.push(['--output /proc/1/forbidden', ['--output', '/proc/1/forbidden'], {}, /^collect-conformance: configuration error: --output: cannot create the output directory \/proc\/1\/forbidden/]);
+    cases.push([
+      '--output /proc/1/forbidden',
+      ['--output', '/proc/1/forbidden'],
+      {},
+      /^collect-conformance: configuration error: --output: cannot create the output directory \/proc\/1\/forbidden/,
+    ]);
   }
   for (const [name, args, env, expected] of cases) {
     test(name, () => {
@@ -131,25 +222,59 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
 
   test('a direct `playwright test` with PCS_WORKERS=abc or a bad output directory: one line, exit 2', () => {
     for (const env of [{ PCS_WORKERS: 'abc' }, { PCS_WORKERS: '0' }, { PCS_OUTPUT_DIR: '/dev/null' }]) {
-      const result = spawnSync(process.execPath, [playwrightCli, 'test', '--config', join(root, 'playwright.config.ts'), '--list'], {
-        cwd: scratch,
-        encoding: 'utf8',
-        env: { ...process.env, ...noTarget, ...env },
-        timeout: 60_000,
-      });
+      const result = spawnSync(
+        process.execPath,
+        [playwrightCli, 'test', '--config', join(root, 'playwright.config.ts'), '--list'],
+        {
+          cwd: scratch,
+          encoding: 'utf8',
+          env: { ...process.env, ...noTarget, ...env },
+          timeout: 60_000,
+        },
+      );
       assert.equal(result.status, 2, `${JSON.stringify(env)}: ${result.stderr}`);
       assert.match(oneLine(result.stderr), /^collect-conformance: configuration error: PCS_(WORKERS|OUTPUT_DIR): /);
     }
   });
 
   test('valid arguments after -- pass: filters, values attached or apart, switches, choices', () => {
-    checkPassThrough(['tests/conformance/delete-customer.spec.ts', '--workers', '1', '-j2', '--project=conformance', '-x', '--shuffle', '--trace', 'off', '-g', 'a|b', '--retries=1', '--', '--not-an-option']);
+    checkPassThrough([
+      'tests/conformance/delete-customer.spec.ts',
+      '--workers',
+      '1',
+      '-j2',
+      '--project=conformance',
+      '-x',
+      '--shuffle',
+      '--trace',
+      'off',
+      '-g',
+      'a|b',
+      '--retries=1',
+      '--',
+      '--not-an-option',
+    ]);
     checkPassThrough(['--project', 'a', 'b', '--list', '--reporter', 'dot,json']);
   });
 
   test('bad arguments after -- are usage errors with one line', () => {
-    for (const args of [['--frobnicate'], ['-q'], ['--workers'], ['--workers', 'none'], ['--retries', 'x'], ['-xz'], ['--list=yes'], ['--config', 'other.config.ts'], ['(unclosed'], ['--reporter', 'nope-reporter']]) {
-      assert.throws(() => checkPassThrough(args), (error: unknown) => error instanceof UsageError && !error.message.includes('\n'), args.join(' '));
+    for (const args of [
+      ['--frobnicate'],
+      ['-q'],
+      ['--workers'],
+      ['--workers', 'none'],
+      ['--retries', 'x'],
+      ['-xz'],
+      ['--list=yes'],
+      ['--config', 'other.config.ts'],
+      ['(unclosed'],
+      ['--reporter', 'nope-reporter'],
+    ]) {
+      assert.throws(
+        () => checkPassThrough(args),
+        (error: unknown) => error instanceof UsageError && !error.message.includes('\n'),
+        args.join(' '),
+      );
     }
   });
 
@@ -166,7 +291,10 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
     assert.equal(prepareOutputDirectory(nested, 'PCS_OUTPUT_DIR'), nested);
     assert.ok(existsSync(nested));
     assert.deepEqual(readdirSync(nested), [], 'the write probe is removed');
-    assert.throws(() => prepareOutputDirectory('/dev/null/x', 'PCS_OUTPUT_DIR'), (error: unknown) => error instanceof ConfigError && /\/dev\/null is not a directory/.test(error.message));
+    assert.throws(
+      () => prepareOutputDirectory('/dev/null/x', 'PCS_OUTPUT_DIR'),
+      (error: unknown) => error instanceof ConfigError && /\/dev\/null is not a directory/.test(error.message),
+    );
   });
 });
 
@@ -174,7 +302,10 @@ test("tsx's loader reaches the runner and workers only where Playwright does not
   const env = { NODE_OPTIONS: '--max-old-space-size=4096' };
   assert.deepEqual(withTypeScriptLoader(env, '/home/ci/collect-conformance'), env);
   const installed = withTypeScriptLoader(env, '/home/ci/project/node_modules/collect-conformance');
-  assert.match(installed.NODE_OPTIONS ?? '', /^--max-old-space-size=4096 --import=file:\/\/.*tsx\/dist\/esm\/index\.m?js$/);
+  assert.match(
+    installed.NODE_OPTIONS ?? '',
+    /^--max-old-space-size=4096 --import=file:\/\/.*tsx\/dist\/esm\/index\.m?js$/,
+  );
   // Added once, whatever the number of calls.
   assert.equal(withTypeScriptLoader(installed, '/x/node_modules/collect-conformance'), installed);
 });

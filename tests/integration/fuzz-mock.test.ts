@@ -13,19 +13,48 @@ import { startMockServer } from '../../mock/server.ts';
 import { defaultBodyLimit } from '../../mock/app.ts';
 
 describe('fuzzing the mock', () => {
-  test('4,000 random and malformed requests: no 5xx, alive, 413 for oversized bodies, store at its cap', { timeout: 120_000 }, async () => {
-    const options: FuzzOptions = { requests: 4_000, concurrency: 16, seed: 11, maxSeconds: 90, storeCap: 100, storeBytes: 1 * 2 ** 20, requestTimeoutMs: 300 };
+  test('4,000 random and malformed requests: no 5xx, alive, 413 for oversized bodies, store at its cap', {
+    timeout: 120_000,
+  }, async () => {
+    const options: FuzzOptions = {
+      requests: 4_000,
+      concurrency: 16,
+      seed: 11,
+      maxSeconds: 90,
+      storeCap: 100,
+      storeBytes: 1 * 2 ** 20,
+      requestTimeoutMs: 300,
+    };
     const report = await runFuzz(options);
     assert.deepEqual(verdict(report, options), []);
     assert.equal(report.sent, 4_000);
-    for (const kind of ['valid', 'wrong types', 'bad JSON', 'deep nesting', 'large records', 'odd path', 'odd headers', 'odd method', 'raw malformed HTTP']) {
+    for (const kind of [
+      'valid',
+      'wrong types',
+      'bad JSON',
+      'deep nesting',
+      'large records',
+      'odd path',
+      'odd headers',
+      'odd method',
+      'raw malformed HTTP',
+    ]) {
       assert.ok((report.byKind[kind] ?? 0) > 0, `the fuzz sent ${kind} requests`);
     }
-    assert.ok((report.statuses['400'] ?? 0) > 0 && (report.statuses['201'] ?? 0) > 0, 'both refusals and creations happened');
+    assert.ok(
+      (report.statuses['400'] ?? 0) > 0 && (report.statuses['201'] ?? 0) > 0,
+      'both refusals and creations happened',
+    );
     assert.equal(report.largestCollection, 100, 'the store filled up to its cap and no further');
     assert.equal(report.evictionChecked, true, 'the oldest transaction was evicted at the cap');
-    assert.ok(report.slowClients!.sent >= 10 && report.slowClients!.closedInTime === report.slowClients!.sent, `slow clients cut off: ${JSON.stringify(report.slowClients)}`);
-    assert.ok(report.storeBytesMax! > 0 && report.storeBytesMax! <= report.storeBytesLimit!, `store bytes ${report.storeBytesMax} within ${report.storeBytesLimit}`);
+    assert.ok(
+      report.slowClients!.sent >= 10 && report.slowClients!.closedInTime === report.slowClients!.sent,
+      `slow clients cut off: ${JSON.stringify(report.slowClients)}`,
+    );
+    assert.ok(
+      report.storeBytesMax! > 0 && report.storeBytesMax! <= report.storeBytesLimit!,
+      `store bytes ${report.storeBytesMax} within ${report.storeBytesLimit}`,
+    );
   });
 
   test('the verdict fails on a 5xx, a crash, a missing 413 and a store past its cap (it can fail)', () => {
@@ -48,14 +77,26 @@ describe('fuzzing the mock', () => {
       stoppedByTime: false,
     };
     assert.deepEqual(verdict(healthy, options), []);
-    assert.equal(verdict({ ...healthy, serverErrors: [{ kind: 'bad JSON', status: 500, method: 'POST', path: '/v1/transactions' }] }, options).length, 1);
+    assert.equal(
+      verdict(
+        { ...healthy, serverErrors: [{ kind: 'bad JSON', status: 500, method: 'POST', path: '/v1/transactions' }] },
+        options,
+      ).length,
+      1,
+    );
     assert.equal(verdict({ ...healthy, aliveAfter: false }, options).length, 1);
-    assert.equal(verdict({ ...healthy, oversized: { sent: 2, answered413: 1, other: { '400': 1 } } }, options).length, 1);
+    assert.equal(
+      verdict({ ...healthy, oversized: { sent: 2, answered413: 1, other: { '400': 1 } } }, options).length,
+      1,
+    );
     assert.equal(verdict({ ...healthy, largestCollection: 6 }, options).length, 1);
     assert.equal(verdict({ ...healthy, rssAfterMb: 1_000 }, options).length, 1);
     assert.equal(verdict({ ...healthy, clientErrors: { 'valid: ECONNRESET': 1 } }, options).length, 1);
     assert.equal(verdict({ ...healthy, storeBytesMax: 2_000, storeBytesLimit: 1_000 }, options).length, 1);
-    assert.equal(verdict({ ...healthy, slowClients: { sent: 3, closedInTime: 2, slowestMs: 60_000 } }, options).length, 1);
+    assert.equal(
+      verdict({ ...healthy, slowClients: { sent: 3, closedInTime: 2, slowestMs: 60_000 } }, options).length,
+      1,
+    );
     assert.equal(verdict({ ...healthy, openConnectionsAfter: 40 }, options).length, 1);
   });
 
@@ -79,7 +120,11 @@ describe('fuzzing the mock', () => {
     const mock = await startMockServer({ host: '127.0.0.1', port: 0, storeCap: 3 });
     try {
       const store = mock.mock.stores.sandbox;
-      const ids = Array.from({ length: 5 }, (_, n) => store.addCustomer({ email: `c${n}@example.com`, firstname: null, lastname: null, phone_number: null }).id);
+      const ids = Array.from(
+        { length: 5 },
+        (_, n) =>
+          store.addCustomer({ email: `c${n}@example.com`, firstname: null, lastname: null, phone_number: null }).id,
+      );
       assert.deepEqual([...store.customers.keys()], ids.slice(2));
     } finally {
       await mock.close();

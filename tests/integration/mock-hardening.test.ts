@@ -11,16 +11,31 @@ import { buildMockApp } from '../../mock/app.ts';
 import { mockVersionHeader } from '../../mock/version.ts';
 import { jsonDepthExceeds } from '../../mock/http/json-depth.ts';
 
-const transaction = (extra: Record<string, unknown> = {}) => ({ description: 'd', amount: 1000, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb', ...extra });
+const transaction = (extra: Record<string, unknown> = {}) => ({
+  description: 'd',
+  amount: 1000,
+  currency: { iso: 'XOF' },
+  callback_url: 'https://example.com/cb',
+  ...extra,
+});
 
-async function post(mock: RunningMock, path: string, body: unknown, contentType = 'application/json'): Promise<{ status: number; version: string | null; json: unknown }> {
+async function post(
+  mock: RunningMock,
+  path: string,
+  body: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; version: string | null; json: unknown }> {
   const response = await fetch(mock.sandboxBaseUrl + path, {
     method: 'POST',
     headers: { authorization: `Bearer ${mock.sandboxKey}`, 'content-type': contentType },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, version: response.headers.get(mockVersionHeader), json: text === '' ? undefined : JSON.parse(text) };
+  return {
+    status: response.status,
+    version: response.headers.get(mockVersionHeader),
+    json: text === '' ? undefined : JSON.parse(text),
+  };
 }
 
 /** Writes raw bytes on a new connection; resolves with what came back and when the connection closed. */
@@ -42,14 +57,29 @@ test('records are bounded in bytes: large transactions evict the oldest, and the
   const ids: number[] = [];
   try {
     for (let i = 0; i < 120; i++) {
-      const response = await app.inject({ method: 'POST', url: '/v1/transactions', headers: { authorization: 'Bearer sk_sandbox_collect_conformance_mock_0001', 'content-type': 'application/json' }, payload: JSON.stringify(transaction({ custom_metadata: metadata })) });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/transactions',
+        headers: {
+          authorization: 'Bearer sk_sandbox_collect_conformance_mock_0001',
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify(transaction({ custom_metadata: metadata })),
+      });
       assert.equal(response.statusCode, 201);
       ids.push((JSON.parse(response.body) as { id: number }).id);
-      assert.ok(stores.sandbox.bytes.used <= stores.sandbox.bytes.limit, `${stores.sandbox.bytes.used} bytes kept over a budget of ${stores.sandbox.bytes.limit}`);
+      assert.ok(
+        stores.sandbox.bytes.used <= stores.sandbox.bytes.limit,
+        `${stores.sandbox.bytes.used} bytes kept over a budget of ${stores.sandbox.bytes.limit}`,
+      );
     }
     assert.ok(stores.sandbox.transactions.size < 120, 'some transactions were evicted');
     assert.ok(stores.sandbox.transactions.has(ids.at(-1)!), 'the newest transaction is kept');
-    const link = await app.inject({ method: 'POST', url: `/v1/transactions/${ids[0]}/token`, headers: { authorization: 'Bearer sk_sandbox_collect_conformance_mock_0001' } });
+    const link = await app.inject({
+      method: 'POST',
+      url: `/v1/transactions/${ids[0]}/token`,
+      headers: { authorization: 'Bearer sk_sandbox_collect_conformance_mock_0001' },
+    });
     assert.equal(link.statusCode, 404, 'an evicted transaction behaves as if it never existed');
   } finally {
     await app.close();
@@ -60,7 +90,10 @@ test('JSON nested beyond the bound is refused with a 4xx and nothing is stored',
   const mock = await startMockServer();
   try {
     for (const depth of [5_000, 100_000]) {
-      const body = JSON.stringify(transaction()).replace(/}$/, `,"custom_metadata":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`);
+      const body = JSON.stringify(transaction()).replace(
+        /}$/,
+        `,"custom_metadata":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`,
+      );
       const before = mock.mock.stores.sandbox.transactions.size;
       const answer = await post(mock, '/transactions', body);
       assert.ok(answer.status >= 400 && answer.status < 500, `depth ${depth}: ${answer.status}`);
@@ -68,7 +101,10 @@ test('JSON nested beyond the bound is refused with a 4xx and nothing is stored',
       assert.deepEqual(Object.keys((answer.json as { error: object }).error).sort(), ['code', 'message', 'status']);
     }
     // Within the bound, nesting is accepted; brackets inside strings do not count.
-    assert.equal((await post(mock, '/transactions', transaction({ custom_metadata: { a: [[[{ b: '[[[[{{{{' }]]] } }))).status, 201);
+    assert.equal(
+      (await post(mock, '/transactions', transaction({ custom_metadata: { a: [[[{ b: '[[[[{{{{' }]]] } }))).status,
+      201,
+    );
     assert.equal(jsonDepthExceeds('"[[[[["'.repeat(3), 2), false);
     assert.equal(jsonDepthExceeds('[[["\\"]"]]]', 2), true);
   } finally {
@@ -80,10 +116,20 @@ test('slow and incomplete requests are cut off after the request time-out; open 
   const mock = await startMockServer({ requestTimeoutMs: 300, maxConnections: 5 });
   const auth = `authorization: Bearer ${mock.sandboxKey}\r\n`;
   try {
-    const short = raw(mock.port, `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":`);
-    const chunked = raw(mock.port, `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n3\r\n{"a\r\n`);
+    const short = raw(
+      mock.port,
+      `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":`,
+    );
+    const chunked = raw(
+      mock.port,
+      `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n3\r\n{"a\r\n`,
+    );
     const trickled = raw(mock.port, `GET /v1/currencies/1 HTTP/1.1\r\nhost: x\r\n`);
-    for (const [name, closed] of [['short body', short], ['chunked without end', chunked], ['headers without end', trickled]] as const) {
+    for (const [name, closed] of [
+      ['short body', short],
+      ['chunked without end', chunked],
+      ['headers without end', trickled],
+    ] as const) {
       const { ms } = await closed;
       assert.ok(ms < 3_000, `${name}: connection still open after ${ms} ms`);
     }
@@ -94,7 +140,9 @@ test('slow and incomplete requests are cut off after the request time-out; open 
     assert.equal(extra.text, '', 'a connection past the bound gets no answer');
     for (const socket of held) socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const after = await fetch(`${mock.sandboxBaseUrl}/currencies/1`, { headers: { authorization: `Bearer ${mock.sandboxKey}` } });
+    const after = await fetch(`${mock.sandboxBaseUrl}/currencies/1`, {
+      headers: { authorization: `Bearer ${mock.sandboxKey}` },
+    });
     assert.equal(after.status, 200);
   } finally {
     await mock.close();
@@ -107,7 +155,9 @@ test("parser and framework errors carry the mock's header and error shape; text/
     const plain = await post(mock, '/transactions', JSON.stringify(transaction()), 'text/plain');
     assert.equal(plain.status, 415);
     assert.equal(plain.version !== null, true);
-    const badUrl = await fetch(`${mock.sandboxBaseUrl}/currencies/%E0%A4%A`, { headers: { authorization: `Bearer ${mock.sandboxKey}` } });
+    const badUrl = await fetch(`${mock.sandboxBaseUrl}/currencies/%E0%A4%A`, {
+      headers: { authorization: `Bearer ${mock.sandboxKey}` },
+    });
     assert.equal(badUrl.status, 400);
     assert.ok(badUrl.headers.get(mockVersionHeader));
     assert.equal(((await badUrl.json()) as { error: { status: number } }).error.status, 400);
@@ -115,7 +165,10 @@ test("parser and framework errors carry the mock's header and error shape; text/
     assert.match(garbage.text, /^HTTP\/1\.1 400 /);
     assert.match(garbage.text, new RegExp(`${mockVersionHeader}: `));
     assert.match(garbage.text, /\{"error":\{"status":400,/);
-    const huge = await raw(mock.port, `GET /v1/currencies/1 HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const huge = await raw(
+      mock.port,
+      `GET /v1/currencies/1 HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     assert.match(huge.text, /^HTTP\/1\.1 431 /);
     assert.match(huge.text, new RegExp(`${mockVersionHeader}: `));
   } finally {
@@ -130,11 +183,17 @@ test('payment intents: pending without a phone number, sent (approved_at) for an
       const created = await post(mock, '/transactions', transaction({ amount }));
       const link = await post(mock, `/transactions/${(created.json as { id: number }).id}/token`, '');
       const token = (link.json as { token: string }).token;
-      const answer = await post(mock, '/transactions/mtn', { token, ...(phone ? { phone_number: { number: '+22997000001', country: 'BJ' } } : {}) });
+      const answer = await post(mock, '/transactions/mtn', {
+        token,
+        ...(phone ? { phone_number: { number: '+22997000001', country: 'BJ' } } : {}),
+      });
       return (answer.json as Array<Record<string, unknown>>)[0]!;
     };
     const pending = await send(1000, false);
-    assert.deepEqual([pending.status, pending.approved_at, pending.canceled_at, pending.last_error_code], ['pending', null, null, null]);
+    assert.deepEqual(
+      [pending.status, pending.approved_at, pending.canceled_at, pending.last_error_code],
+      ['pending', null, null, null],
+    );
     const sent = await send(1000, true);
     assert.equal(sent.status, 'sent');
     assert.equal(typeof sent.approved_at, 'string');

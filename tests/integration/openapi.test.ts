@@ -30,7 +30,7 @@ function readCheckedIn(): string {
 /** Every $ref string found anywhere under value, with where it was found. */
 function collectRefs(value: unknown, where: string, out: Array<{ ref: string; where: string }>): void {
   if (Array.isArray(value)) {
-    value.forEach((item: unknown, index) => collectRefs(item, `${where}/${index}`, out));
+    for (const [index, item] of value.entries()) collectRefs(item, `${where}/${index}`, out);
     return;
   }
   if (typeof value !== 'object' || value === null) return;

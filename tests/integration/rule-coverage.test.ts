@@ -23,7 +23,11 @@ function listedTests(): Array<{ title: string; tags: string[] }> {
   const output = execFileSync(process.execPath, [cli, 'test', '--list', '--reporter=json'], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, PCS_BASE_URL: '', PCS_OUTPUT_DIR: fileURLToPath(new URL('../../reports/unit-listing', import.meta.url)) },
+    env: {
+      ...process.env,
+      PCS_BASE_URL: '',
+      PCS_OUTPUT_DIR: fileURLToPath(new URL('../../reports/unit-listing', import.meta.url)),
+    },
     maxBuffer: 64 * 1024 * 1024,
   });
   const report = JSON.parse(output.slice(output.indexOf('{'))) as { suites: ListedSuite[] };
@@ -69,8 +73,19 @@ test('rule ids are unique and well-formed, and name known operations', () => {
 });
 
 test('the type quirks of the reference are rules of their own', () => {
-  const quirks = rules.filter((entry) => entry.quirk).map((entry) => entry.id).sort();
-  for (const id of ['LINK-TOKEN-STRING', 'SEND-TOKEN-INTEGER', 'TXN-CREATE-PHONE-NUMBER-NUMERIC', 'SEND-PHONE-NUMBER-STRING', 'TXN-CREATE-MODE-ACCEPTED', 'BALANCE-ARRAY', 'CURRENCY-ARRAY']) {
+  const quirks = rules
+    .filter((entry) => entry.quirk)
+    .map((entry) => entry.id)
+    .sort();
+  for (const id of [
+    'LINK-TOKEN-STRING',
+    'SEND-TOKEN-INTEGER',
+    'TXN-CREATE-PHONE-NUMBER-NUMERIC',
+    'SEND-PHONE-NUMBER-STRING',
+    'TXN-CREATE-MODE-ACCEPTED',
+    'BALANCE-ARRAY',
+    'CURRENCY-ARRAY',
+  ]) {
     assert.ok(quirks.includes(id), `${id} is a quirk rule`);
   }
 });

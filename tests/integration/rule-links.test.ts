@@ -40,7 +40,15 @@ test('the listing holds the suite: every test has a file:line (in a checkout) an
 
 test('a position in transpiled code (line 1, a far column: an installed package) gives no line', () => {
   const spec = { title: 't', file: 'a.spec.ts', column: 4644, tags: ['@LINK-2XX'] };
-  const suites = [{ title: 'a.spec.ts', specs: [{ ...spec, line: 1 }, { ...spec, line: 7 }] }];
+  const suites = [
+    {
+      title: 'a.spec.ts',
+      specs: [
+        { ...spec, line: 1 },
+        { ...spec, line: 7 },
+      ],
+    },
+  ];
   const listed = listedTests({ config: { rootDir: '/x/tests/conformance' }, suites }, '/x');
   assert.deepEqual(listed.map(testLocation), ['tests/conformance/a.spec.ts', 'tests/conformance/a.spec.ts:7']);
   assert.deepEqual(listed[0]!.tags, ['LINK-2XX']);
@@ -80,7 +88,10 @@ test('rules --show ID --json: the rule, its tests with file:line, cases, mutants
   const mutant = shown.mutants.find((candidate) => candidate.name === 'createTransaction.invalid-input-5xx');
   assert.equal(mutant?.operator, 'server-error');
   assert.ok(shown.variants.some((variant) => variant.name === 'variant.invalid-input-422'));
-  assert.deepEqual(shown.gapRows.map((row) => row.id), ['error-status', 'coercion']);
+  assert.deepEqual(
+    shown.gapRows.map((row) => row.id),
+    ['error-status', 'coercion'],
+  );
   assert.deepEqual(shown.operationRoles, [{ operation: 'createTransaction', role: 'invalidInput' }]);
 });
 

@@ -89,7 +89,8 @@ export function unzipEntries(archive: Buffer): { name: string; data: Buffer }[] 
     const commentLength = archive.readUInt16LE(offset + 32);
     const localOffset = archive.readUInt32LE(offset + 42);
     const name = archive.subarray(offset + 46, offset + 46 + nameLength).toString('utf8');
-    const dataStart = localOffset + 30 + archive.readUInt16LE(localOffset + 26) + archive.readUInt16LE(localOffset + 28);
+    const dataStart =
+      localOffset + 30 + archive.readUInt16LE(localOffset + 26) + archive.readUInt16LE(localOffset + 28);
     const raw = archive.subarray(dataStart, dataStart + compressedSize);
     entries.push({ name, data: method === 8 ? inflateRawSync(raw) : raw });
     offset += 46 + nameLength + extraLength + commentLength;
@@ -137,7 +138,12 @@ async function runSuite(
   options: { baseUrl?: string; env?: Record<string, string>; command?: string[] } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string; files: number }> {
   mkdirSync(workDir, { recursive: true });
-  const command = options.command ?? [join(projectRoot, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(projectRoot, 'playwright.config.ts')];
+  const command = options.command ?? [
+    join(projectRoot, 'node_modules', '@playwright', 'test', 'cli.js'),
+    'test',
+    '--config',
+    join(projectRoot, 'playwright.config.ts'),
+  ];
   const child = spawn(process.execPath, [...command, ...args], {
     // The working directory is the scanned folder too: whatever a reporter writes relative to it is searched.
     cwd: workDir,
@@ -185,7 +191,11 @@ describe('no key in anything a run writes', () => {
       writeFileSync(join(planted, `sample-${index}.txt`), sample);
     });
     const found = leaks(planted, []);
-    assert.equal(new Set(found.map((hit) => hit.split(':')[0])).size, samples.length, `every planted sample is found: ${found.join(', ')}`);
+    assert.equal(
+      new Set(found.map((hit) => hit.split(':')[0])).size,
+      samples.length,
+      `every planted sample is found: ${found.join(', ')}`,
+    );
     assert.ok(forms.size >= 8);
     rmSync(planted, { recursive: true, force: true });
   });
@@ -194,20 +204,46 @@ describe('no key in anything a run writes', () => {
     const workDir = join(scratch, 'full-run');
     const run = await runSuite(workDir, []);
     const junit = readFileSync(join(workDir, 'reports', 'junit.xml'), 'utf8');
-    const failures = Number(/failures="(\d+)"/.exec(junit)?.[1] ?? "0") + Number(/errors="(\d+)"/.exec(junit)?.[1] ?? "0");
-    assert.ok(failures > 0, `the faulty target must make tests fail (so that failures are reported); exit ${run.code}\n${run.stderr.slice(0, 2000)}`);
+    const failures =
+      Number(/failures="(\d+)"/.exec(junit)?.[1] ?? '0') + Number(/errors="(\d+)"/.exec(junit)?.[1] ?? '0');
+    assert.ok(
+      failures > 0,
+      `the faulty target must make tests fail (so that failures are reported); exit ${run.code}\n${run.stderr.slice(0, 2000)}`,
+    );
     assert.match(junit, /Bearer \*\*\*/, 'exchanges with the masked credential are in the JUnit report');
     assert.ok(filesUnder(join(workDir, 'allure-results')).length > 0, 'Allure results were written');
     assert.ok(run.files > 10, `the run wrote its reports (${run.files} files)`);
-    assert.ok(mock.mock.stores.sandbox.transactions.size > 0, 'the canary key was accepted by the target: the run really used it');
-    assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+    assert.ok(
+      mock.mock.stores.sandbox.transactions.size > 0,
+      'the canary key was accepted by the target: the run really used it',
+    );
+    assert.deepEqual(
+      leaks(workDir, [
+        { name: 'stdout', text: run.stdout },
+        { name: 'stderr', text: run.stderr },
+      ]),
+      [],
+    );
   });
 
   test('a sharding run (blob and JSON reporters): zero occurrences', { timeout: 240_000 }, async () => {
     const workDir = join(scratch, 'blob-run');
-    const run = await runSuite(workDir, ['--reporter=blob,json,line', 'tests/conformance/create-transaction.spec.ts', 'tests/conformance/authentication.spec.ts']);
-    assert.ok(filesUnder(join(workDir, 'blob-report')).some((file) => file.endsWith('.zip')), `a blob report was written; exit ${run.code}\n${run.stderr.slice(0, 2000)}`);
-    assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+    const run = await runSuite(workDir, [
+      '--reporter=blob,json,line',
+      'tests/conformance/create-transaction.spec.ts',
+      'tests/conformance/authentication.spec.ts',
+    ]);
+    assert.ok(
+      filesUnder(join(workDir, 'blob-report')).some((file) => file.endsWith('.zip')),
+      `a blob report was written; exit ${run.code}\n${run.stderr.slice(0, 2000)}`,
+    );
+    assert.deepEqual(
+      leaks(workDir, [
+        { name: 'stdout', text: run.stdout },
+        { name: 'stderr', text: run.stderr },
+      ]),
+      [],
+    );
   });
 });
 
@@ -241,7 +277,13 @@ async function echoingProxy(upstream: string): Promise<{ server: Server; baseUrl
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const forward = httpRequest(
-        { host: origin.hostname, port: origin.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: origin.host } },
+        {
+          host: origin.hostname,
+          port: origin.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: origin.host },
+        },
         (answer) => {
           const body: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => body.push(chunk));
@@ -251,13 +293,19 @@ async function echoingProxy(upstream: string): Promise<{ server: Server; baseUrl
             try {
               const json = JSON.parse(text) as unknown;
               const holder = Array.isArray(json) ? json[0] : json;
-              if (holder && typeof holder === 'object') (holder as Record<string, unknown>).echo = { ...echoes, link: `https://pay.example.com/?key=${echoes.url}` };
+              if (holder && typeof holder === 'object')
+                (holder as Record<string, unknown>).echo = {
+                  ...echoes,
+                  link: `https://pay.example.com/?key=${echoes.url}`,
+                };
               text = JSON.stringify(json);
             } catch {
               // Not JSON: passed on as it is.
             }
             const headers: Record<string, string | string[]> = {};
-            for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
+            for (const [name, value] of Object.entries(answer.headers))
+              if (value !== undefined && name !== 'content-length' && name !== 'transfer-encoding')
+                headers[name] = value;
             for (const [form, value] of Object.entries(echoes)) headers[`x-echo-${form}`] = value;
             outgoing.writeHead(answer.statusCode ?? 502, headers).end(text);
           });
@@ -273,35 +321,83 @@ async function echoingProxy(upstream: string): Promise<{ server: Server; baseUrl
 }
 
 describe('the key in other forms and under debug output (issue 13, item 1)', () => {
-  test('a target that echoes the key URL-encoded, JSON- and HTML-escaped, in base64 and base64url: zero occurrences', { timeout: 240_000 }, async () => {
+  test('a target that echoes the key URL-encoded, JSON- and HTML-escaped, in base64 and base64url: zero occurrences', {
+    timeout: 240_000,
+  }, async () => {
     const proxy = await echoingProxy(mock.sandboxBaseUrl);
     try {
       const workDir = join(scratch, 'echo-run');
-      const run = await runSuite(workDir, ['tests/conformance/create-transaction.spec.ts', 'tests/conformance/balances-and-currencies.spec.ts', 'tests/conformance/properties/positive.spec.ts'], {
-        baseUrl: proxy.baseUrl,
-      });
-      assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+      const run = await runSuite(
+        workDir,
+        [
+          'tests/conformance/create-transaction.spec.ts',
+          'tests/conformance/balances-and-currencies.spec.ts',
+          'tests/conformance/properties/positive.spec.ts',
+        ],
+        {
+          baseUrl: proxy.baseUrl,
+        },
+      );
+      assert.deepEqual(
+        leaks(workDir, [
+          { name: 'stdout', text: run.stdout },
+          { name: 'stderr', text: run.stderr },
+        ]),
+        [],
+      );
       const junit = readFileSync(join(workDir, 'reports', 'junit.xml'), 'utf8');
-      assert.match(junit, /x-echo-base64: \*\*\*/, `exchanges with the echoed (masked) key are in the reports; exit ${run.code}\n${run.stderr.slice(0, 2000)}`);
-      assert.ok(filesUnder(join(workDir, 'allure-results')).some((file) => /attachment/.test(file)), 'Allure attachments were written');
+      assert.match(
+        junit,
+        /x-echo-base64: \*\*\*/,
+        `exchanges with the echoed (masked) key are in the reports; exit ${run.code}\n${run.stderr.slice(0, 2000)}`,
+      );
+      assert.ok(
+        filesUnder(join(workDir, 'allure-results')).some((file) => /attachment/.test(file)),
+        'Allure attachments were written',
+      );
     } finally {
       await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
     }
   });
 
-  test("Playwright's own DEBUG=pw:* logging: the suite's requests do not go through Playwright, zero occurrences", { timeout: 240_000 }, async () => {
+  test("Playwright's own DEBUG=pw:* logging: the suite's requests do not go through Playwright, zero occurrences", {
+    timeout: 240_000,
+  }, async () => {
     const workDir = join(scratch, 'pw-debug-run');
-    const run = await runSuite(workDir, ['tests/conformance/create-transaction.spec.ts', 'tests/conformance/authentication.spec.ts'], { env: { DEBUG: 'pw:*' } });
+    const run = await runSuite(
+      workDir,
+      ['tests/conformance/create-transaction.spec.ts', 'tests/conformance/authentication.spec.ts'],
+      { env: { DEBUG: 'pw:*' } },
+    );
     assert.match(run.stderr, /pw:test:protocol/, `Playwright's debug log was on; exit ${run.code}`);
-    assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+    assert.deepEqual(
+      leaks(workDir, [
+        { name: 'stdout', text: run.stdout },
+        { name: 'stderr', text: run.stderr },
+      ]),
+      [],
+    );
   });
 
   test('which debug variables are refused: any NODE_DEBUG, NODE_DEBUG_NATIVE, and NODE_OPTIONS flags that write the key', () => {
     assert.deepEqual(leakingOptionsIn('--max-old-space-size=4096 --import=file:///x/tsx/esm/index.mjs --inspect'), []);
-    assert.deepEqual(leakingOptionsIn('--report_on_signal --tls-keylog=/tmp/keys "--heapsnapshot-signal=SIGUSR2"'), ['--report-on-signal', '--tls-keylog', '--heapsnapshot-signal']);
+    assert.deepEqual(leakingOptionsIn('--report_on_signal --tls-keylog=/tmp/keys "--heapsnapshot-signal=SIGUSR2"'), [
+      '--report-on-signal',
+      '--tls-keylog',
+      '--heapsnapshot-signal',
+    ]);
     refuseLeakingDiagnostics({ NODE_DEBUG: ' ', DEBUG: 'pw:*', NODE_OPTIONS: '--enable-source-maps' });
-    for (const env of [{ NODE_DEBUG: 'fs' }, { NODE_DEBUG: 'HTTP' }, { NODE_DEBUG_NATIVE: 'HTTP2SESSION' }, { NODE_OPTIONS: '--trace-tls' }]) {
-      assert.throws(() => refuseLeakingDiagnostics(env), (error: unknown) => error instanceof ConfigError && !error.message.includes('\n'), JSON.stringify(env));
+    for (const env of [
+      { NODE_DEBUG: 'fs' },
+      { NODE_DEBUG: 'HTTP' },
+      { NODE_DEBUG_NATIVE: 'HTTP2SESSION' },
+      { NODE_OPTIONS: '--trace-tls' },
+    ]) {
+      assert.throws(
+        () => refuseLeakingDiagnostics(env),
+        (error: unknown) => error instanceof ConfigError && !error.message.includes('\n'),
+        JSON.stringify(env),
+      );
     }
   });
 
@@ -316,15 +412,26 @@ describe('the key in other forms and under debug output (issue 13, item 1)', () 
       ['playwright test', undefined],
       ['the command', [join(projectRoot, 'bin', 'collect-conformance.mjs')]],
     ] as const) {
-      test(`${variable}=${value} (${how}): refuses to start with one line naming it, exit 2, nothing written, no key`, { timeout: 120_000 }, async () => {
+      test(`${variable}=${value} (${how}): refuses to start with one line naming it, exit 2, nothing written, no key`, {
+        timeout: 120_000,
+      }, async () => {
         const workDir = join(scratch, `refused-${variable}-${value.replace(/\W/g, '')}-${how.replace(/\W/g, '')}`);
-        const run = await runSuite(workDir, [], { env: { [variable]: value }, ...(command ? { command: [...command] } : {}) });
+        const run = await runSuite(workDir, [], {
+          env: { [variable]: value },
+          ...(command ? { command: [...command] } : {}),
+        });
         assert.equal(run.code, 2, run.stderr.slice(0, 2000));
         const lines = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.trim() !== '');
         assert.equal(lines.length, 1, `one line:\n${run.stdout}${run.stderr}`);
         assert.match(lines[0]!, new RegExp(`^collect-conformance: configuration error: ${variable}: `));
         assert.equal(existsSync(join(workDir, 'reports', 'junit.xml')), false, 'no report was written');
-        assert.deepEqual(leaks(workDir, [{ name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }]), []);
+        assert.deepEqual(
+          leaks(workDir, [
+            { name: 'stdout', text: run.stdout },
+            { name: 'stderr', text: run.stderr },
+          ]),
+          [],
+        );
       });
     }
   }

@@ -78,7 +78,12 @@ async function faultyMock(faults: string): Promise<RunningMock> {
 }
 
 function getBalance(mock: RunningMock): OutgoingRequest {
-  return { method: 'GET', url: `${mock.sandboxBaseUrl}/balances/1`, headers: { authorization: `Bearer ${mock.sandboxKey}` }, operationId: 'getBalance' };
+  return {
+    method: 'GET',
+    url: `${mock.sandboxBaseUrl}/balances/1`,
+    headers: { authorization: `Bearer ${mock.sandboxKey}` },
+    operationId: 'getBalance',
+  };
 }
 
 function createTransaction(mock: RunningMock): OutgoingRequest {
@@ -112,7 +117,9 @@ async function freePortWithNothingListening(): Promise<number> {
 
 describe('fault specs (mock/faults.ts)', () => {
   test('parses probabilities, first:N, every:N, latency ranges, methods and retryAfter', () => {
-    const plan = parseFaults('latency=10-20,rate429=0.3,reset=first:2,status503=every:3,invalidJson=0,retryAfter=2,methods=GET+delete,seed=7');
+    const plan = parseFaults(
+      'latency=10-20,rate429=0.3,reset=first:2,status503=every:3,invalidJson=0,retryAfter=2,methods=GET+delete,seed=7',
+    );
     assert.deepEqual(plan.latencyMs, { min: 10, max: 20 });
     assert.deepEqual(plan.triggers.rate429, { kind: 'probability', p: 0.3 });
     assert.deepEqual(plan.triggers.reset, { kind: 'first', n: 2 });
@@ -124,7 +131,11 @@ describe('fault specs (mock/faults.ts)', () => {
 
   test('refuses unknown faults and bad values with one line', () => {
     for (const spec of ['explode=1', 'rate429=2', 'latency=abc', 'reset=first:0', 'nonsense']) {
-      assert.throws(() => parseFaults(spec), (error: Error) => error instanceof FaultSpecError && !error.message.includes('\n'), spec);
+      assert.throws(
+        () => parseFaults(spec),
+        (error: Error) => error instanceof FaultSpecError && !error.message.includes('\n'),
+        spec,
+      );
     }
   });
 
@@ -151,7 +162,10 @@ describe('transport policy helpers', () => {
     assert.equal(classifyNetworkError('getaddrinfo ENOTFOUND sandbox.example.invalid'), 'unreachable');
     assert.equal(classifyNetworkError('getaddrinfo EAI_AGAIN sandbox.example.com'), 'unreachable');
     assert.equal(classifyNetworkError('self-signed certificate in certificate chain'), 'unreachable');
-    assert.equal(classifyNetworkError('write EPROTO ...:SSL routines:ssl3_get_record:wrong version number'), 'unreachable');
+    assert.equal(
+      classifyNetworkError('write EPROTO ...:SSL routines:ssl3_get_record:wrong version number'),
+      'unreachable',
+    );
     assert.equal(classifyNetworkError('Timeout 200ms exceeded.'), 'timeout');
     assert.equal(classifyNetworkError('socket hang up (ECONNRESET)'), 'reset');
     assert.equal(classifyNetworkError('something else entirely'), 'other');
@@ -160,7 +174,9 @@ describe('transport policy helpers', () => {
   test('errorSummary keeps the first line only and masks registered secrets', () => {
     registerSecret('sk_sandbox_summary_secret_1');
     const summary = errorSummary(
-      new Error('apiRequestContext.fetch: connect ECONNREFUSED 127.0.0.1:1 sk_sandbox_summary_secret_1\nCall log:\n  - authorization: Bearer other-value'),
+      new Error(
+        'apiRequestContext.fetch: connect ECONNREFUSED 127.0.0.1:1 sk_sandbox_summary_secret_1\nCall log:\n  - authorization: Bearer other-value',
+      ),
     );
     assert.equal(summary, 'connect ECONNREFUSED 127.0.0.1:1 ***');
   });
@@ -171,11 +187,26 @@ describe('transport policy helpers', () => {
     assert.equal(retryAfterMs('soon'), null);
     assert.equal(retryAfterMs(undefined), null);
     const limits = { backoffMs: 100, maxBackoffMs: 1_000 };
-    assert.equal(backoffDelay(1, limits, () => 0), 50);
-    assert.equal(backoffDelay(1, limits, () => 1), 100);
-    assert.equal(backoffDelay(3, limits, () => 1), 400);
-    assert.equal(backoffDelay(10, limits, () => 1), 1_000);
-    assert.notEqual(backoffDelay(2, limits, () => 0.1), backoffDelay(2, limits, () => 0.9));
+    assert.equal(
+      backoffDelay(1, limits, () => 0),
+      50,
+    );
+    assert.equal(
+      backoffDelay(1, limits, () => 1),
+      100,
+    );
+    assert.equal(
+      backoffDelay(3, limits, () => 1),
+      400,
+    );
+    assert.equal(
+      backoffDelay(10, limits, () => 1),
+      1_000,
+    );
+    assert.notEqual(
+      backoffDelay(2, limits, () => 0.1),
+      backoffDelay(2, limits, () => 0.9),
+    );
   });
 
   test('only reads, deletes and the token operation are repeated after a reset or timeout', () => {
@@ -194,7 +225,11 @@ describe('transport policy helpers', () => {
     for (const env of [{ PCS_RETRIES: '-1' }, { PCS_RETRIES: '11' }, { PCS_MAX_RPS: '0' }, { PCS_MAX_RPS: 'fast' }]) {
       assert.throws(() => transportVariables(env), ConfigError, JSON.stringify(env));
     }
-    const shared = transportSettings(1_000, { PCS_MAX_RPS: '10', COLLECT_CONFORMANCE_WORKER_COUNT: '4', PCS_OUTPUT_DIR: scratch });
+    const shared = transportSettings(1_000, {
+      PCS_MAX_RPS: '10',
+      COLLECT_CONFORMANCE_WORKER_COUNT: '4',
+      PCS_OUTPUT_DIR: scratch,
+    });
     assert.equal(shared.maxRps, 2.5);
     assert.equal(shared.markerFile, join(scratch, 'target-unavailable.txt'));
   });
@@ -314,7 +349,12 @@ describe('transport against a faulty mock', () => {
     const port = await freePortWithNothingListening();
     const { sender, calls } = countingSender();
     const policy = settings({ retries: 3 });
-    const request: OutgoingRequest = { method: 'GET', url: `http://127.0.0.1:${port}/v1/balances/1`, headers: {}, operationId: 'getBalance' };
+    const request: OutgoingRequest = {
+      method: 'GET',
+      url: `http://127.0.0.1:${port}/v1/balances/1`,
+      headers: {},
+      operationId: 'getBalance',
+    };
     const error = await rejection(sendWithPolicy(sender, request, policy));
     assert.equal(error.failure, 'unreachable');
     assert.match(error.message, /^target unavailable: GET \/v1\/balances\/1: ECONNREFUSED/);
@@ -327,7 +367,12 @@ describe('transport against a faulty mock', () => {
   test('a TLS failure (https to a plain http port) is reported as target unavailable', async () => {
     const mock = await faultyMock('');
     const { sender } = countingSender();
-    const request: OutgoingRequest = { method: 'GET', url: `https://127.0.0.1:${mock.port}/v1/balances/1`, headers: {}, operationId: 'getBalance' };
+    const request: OutgoingRequest = {
+      method: 'GET',
+      url: `https://127.0.0.1:${mock.port}/v1/balances/1`,
+      headers: {},
+      operationId: 'getBalance',
+    };
     const error = await rejection(sendWithPolicy(sender, request, settings()));
     assert.equal(error.failure, 'unreachable');
     assert.match(error.message, /^target unavailable: .*(EPROTO|SSL|wrong version)/);
@@ -338,7 +383,11 @@ describe('transport against a faulty mock', () => {
     registerSecret(key);
     const port = await freePortWithNothingListening();
     const { sender } = countingSender();
-    const request: OutgoingRequest = { method: 'GET', url: `http://127.0.0.1:${port}/v1/balances/1`, headers: { authorization: `Bearer ${key}` } };
+    const request: OutgoingRequest = {
+      method: 'GET',
+      url: `http://127.0.0.1:${port}/v1/balances/1`,
+      headers: { authorization: `Bearer ${key}` },
+    };
     const error = await rejection(sendWithPolicy(sender, request, settings()));
     assert.ok(!error.message.includes(key));
     assert.ok(!String(error.stack).includes(key));

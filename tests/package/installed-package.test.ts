@@ -27,7 +27,10 @@ before(async () => {
   const tarball = readdirSync(project).find((file) => file.endsWith('.tgz'));
   assert.ok(tarball, 'npm pack wrote no tarball');
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`], { cwd: project, stdio: 'ignore' });
+  execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`], {
+    cwd: project,
+    stdio: 'ignore',
+  });
   good = await startMockServer();
   faulty = await startMockServer();
   // A server that breaks one documented rule: the created transaction does not echo the amount sent.
@@ -46,7 +49,10 @@ after(async () => {
  * Runs the installed command asynchronously (the mocks live in this process and must keep
  * answering). npm's own warnings about this machine's configuration are dropped from stderr.
  */
-function collectConformance(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function collectConformance(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('npx', ['--no-install', 'collect-conformance', ...args], {
     cwd: project,
     env: { ...process.env, PCS_BASE_URL: '', PCS_SECRET_KEY: '', ...env },
@@ -57,23 +63,42 @@ function collectConformance(args: string[], env: Record<string, string> = {}): P
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => {
     child.on('close', (code) => {
-      const ownStderr = stderr.split('\n').filter((line) => !line.startsWith('npm warn')).join('\n');
+      const ownStderr = stderr
+        .split('\n')
+        .filter((line) => !line.startsWith('npm warn'))
+        .join('\n');
       resolve({ code, stdout, stderr: ownStderr });
     });
   });
 }
 
-const targetFlags = (mock: RunningMock) => ['--base-url', mock.sandboxBaseUrl, '--secret-key-env', 'MOCK_KEY', '--balance-id', '1', '--currency-id', '1', '--reporter', 'dot'];
+const targetFlags = (mock: RunningMock) => [
+  '--base-url',
+  mock.sandboxBaseUrl,
+  '--secret-key-env',
+  'MOCK_KEY',
+  '--balance-id',
+  '1',
+  '--currency-id',
+  '1',
+  '--reporter',
+  'dot',
+];
 
 test('against a running reference mock: exit 0', async () => {
   const run = await collectConformance(targetFlags(good), { MOCK_KEY: good.sandboxKey });
   assert.equal(run.code, 0, run.stdout.slice(-2000) + run.stderr.slice(-2000));
   assert.match(run.stdout, /\d+ passed/);
-  assert.ok(!run.stdout.includes(good.sandboxKey) && !run.stderr.includes(good.sandboxKey), 'the key never appears in the output');
+  assert.ok(
+    !run.stdout.includes(good.sandboxKey) && !run.stderr.includes(good.sandboxKey),
+    'the key never appears in the output',
+  );
 });
 
 test('against a faulty server: exit 1, and the failure names the rule', async () => {
-  const run = await collectConformance([...targetFlags(faulty), '--grep', '@TXN-CREATE-ECHO'], { MOCK_KEY: faulty.sandboxKey });
+  const run = await collectConformance([...targetFlags(faulty), '--grep', '@TXN-CREATE-ECHO'], {
+    MOCK_KEY: faulty.sandboxKey,
+  });
   assert.equal(run.code, 1);
   assert.match(run.stdout, /TXN-CREATE-ECHO \(documented\) violated by createTransaction/);
   assert.match(run.stdout, /at body \/amount: expected \d+ \(number\), actual \d+ \(number\)/);
@@ -94,14 +119,21 @@ test('against a closed port: exit 3', async () => {
       server.close(() => resolve(address.port));
     });
   });
-  const run = await collectConformance(['--base-url', `http://127.0.0.1:${port}/v1`, '--secret-key-env', 'MOCK_KEY', '--reporter', 'dot'], { MOCK_KEY: 'sk_sandbox_x' });
+  const run = await collectConformance(
+    ['--base-url', `http://127.0.0.1:${port}/v1`, '--secret-key-env', 'MOCK_KEY', '--reporter', 'dot'],
+    { MOCK_KEY: 'sk_sandbox_x' },
+  );
   assert.equal(run.code, 3, run.stdout.slice(-1500) + run.stderr.slice(-1500));
   assert.match(run.stdout + run.stderr, /target unavailable/);
 });
 
 test('collect-conformance mock starts the mock and prints its base URLs and keys', async () => {
   // Its own process group, so that stopping it stops npx's child too.
-  const child = spawn('npx', ['--no-install', 'collect-conformance', 'mock', '--port', '0'], { cwd: project, env: process.env, detached: true });
+  const child = spawn('npx', ['--no-install', 'collect-conformance', 'mock', '--port', '0'], {
+    cwd: project,
+    env: process.env,
+    detached: true,
+  });
   try {
     const output = await new Promise<string>((resolve, reject) => {
       let text = '';
@@ -126,10 +158,17 @@ test('collect-conformance mock starts the mock and prints its base URLs and keys
 });
 
 test('the package holds the product only: no lab (bench, fuzz, profile, peers, mutation runner) and no project tests', () => {
-  const files = readdirSync(join(project, 'node_modules', 'collect-conformance'), { recursive: true, encoding: 'utf8' });
-  const lab = files.filter((file) => /^(lab|tools|peers)\//.test(file) || /(bench|fuzz|profile|mutation)[^/]*\.ts$/.test(file));
+  const files = readdirSync(join(project, 'node_modules', 'collect-conformance'), {
+    recursive: true,
+    encoding: 'utf8',
+  });
+  const lab = files.filter(
+    (file) => /^(lab|tools|peers)\//.test(file) || /(bench|fuzz|profile|mutation)[^/]*\.ts$/.test(file),
+  );
   assert.deepEqual(lab, [], 'lab code in the package');
-  const tests = files.filter((file) => file.startsWith('tests/') && !/^tests\/(conformance|input-cases)(\/|$)/.test(file));
-  assert.deepEqual(tests, [], 'the project\'s own tests in the package');
+  const tests = files.filter(
+    (file) => file.startsWith('tests/') && !/^tests\/(conformance|input-cases)(\/|$)/.test(file),
+  );
+  assert.deepEqual(tests, [], "the project's own tests in the package");
   assert.ok(files.includes(join('tests', 'conformance', 'create-transaction.spec.ts')), 'the suite is in the package');
 });

@@ -139,7 +139,10 @@ test('identity, steps, attachments where they were attached, runtime messages, h
     assert.deepEqual(label(result, 'subSuite'), ['getBalance']);
     assert.deepEqual(label(result, 'story'), ['BALANCE-2XX: ...'], 'the runtime message is applied');
     assert.deepEqual(label(result, 'thread'), [`pid-${process.pid}-worker-1`]);
-    assert.deepEqual(result.links.map((link) => link.url), ['https://issues.example.com/1']);
+    assert.deepEqual(
+      result.links.map((link) => link.url),
+      ['https://issues.example.com/1'],
+    );
     assert.deepEqual(result.parameters, [{ name: 'Project', value: 'conformance' }]);
     assert.equal(result.status, 'passed');
     assert.equal(result.stop! - result.start!, 120);
@@ -150,7 +153,10 @@ test('identity, steps, attachments where they were attached, runtime messages, h
       'the hooks that attached something, the declared annotation, the test.step (renamed), the leftover',
     );
     const [hooks, , request, last] = result.steps;
-    assert.deepEqual(hooks!.steps.map((entry) => entry.name), ['POST /customers → 201']);
+    assert.deepEqual(
+      hooks!.steps.map((entry) => entry.name),
+      ['POST /customers → 201'],
+    );
     assert.deepEqual(request!.parameters, [{ name: 'id', value: '1' }]);
     assert.equal(request!.status, 'passed');
     const wrapper = request!.steps[0]!;
@@ -195,7 +201,10 @@ test('statuses: a failed step and test, a time-out (broken), a retry; hooks that
     assert.equal(failed.status, 'failed');
     assert.equal(failed.statusDetails.message, 'RULE violated');
     const shown = failed.steps.map((entry) => [entry.name, entry.status]);
-    assert.deepEqual(shown, [['POST /v1/transactions', 'failed'], ['After Hooks', 'failed']]);
+    assert.deepEqual(shown, [
+      ['POST /v1/transactions', 'failed'],
+      ['After Hooks', 'failed'],
+    ]);
     const retry = failed.parameters.find((entry) => entry.name === 'Retry');
     assert.deepEqual(retry, { name: 'Retry', value: '1', excluded: true });
     assert.equal(written.find((entry) => entry.name === 'a slow test')!.status, 'broken');

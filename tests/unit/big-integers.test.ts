@@ -15,7 +15,10 @@ test('safe JSON parses as JSON.parse does', () => {
 });
 
 test('an integer beyond 2^53 becomes a safe integer stand-in, distinct per literal and the same every time', () => {
-  const parsed = parseJson(`{"id":${big},"other":${bigToo},"note":"${big}","nested":[{"id":${big}}]}`) as Record<string, unknown>;
+  const parsed = parseJson(`{"id":${big},"other":${bigToo},"note":"${big}","nested":[{"id":${big}}]}`) as Record<
+    string,
+    unknown
+  >;
   assert.ok(Number.isSafeInteger(parsed.id));
   assert.notEqual(parsed.id, parsed.other);
   assert.equal((parsed.nested as Array<{ id: number }>)[0]!.id, parsed.id);
@@ -36,7 +39,9 @@ test('stand-ins are written back as their exact digits, in bodies, paths and mes
 });
 
 test('a stand-in is an integer for the schemas', () => {
-  const balance = parseJson(`[{"id":${big},"amount":1,"mode":"mtn","account_id":${bigToo},"created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"}]`);
+  const balance = parseJson(
+    `[{"id":${big},"amount":1,"mode":"mtn","account_id":${bigToo},"created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"}]`,
+  );
   assert.deepEqual(validateAgainst('balance-list', balance), []);
 });
 

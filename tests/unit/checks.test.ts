@@ -65,7 +65,11 @@ test('body checks: empty, schema with pointers, values', () => {
   assert.deepEqual(bodyValueEquals(exchange(201, '{"amount":1500}'), '/amount', 1500), []);
   const echo = bodyValueEquals(exchange(201, '{"amount":1501}'), '/amount', 1500)[0];
   assert.deepEqual(echo, { location: 'body /amount', expected: '1500 (number)', actual: '1501 (number)' });
-  assert.equal(bodyValueEquals(exchange(201, '{"amount":"1500"}'), '/amount', 1500).length, 1, 'same digits, other JSON type');
+  assert.equal(
+    bodyValueEquals(exchange(201, '{"amount":"1500"}'), '/amount', 1500).length,
+    1,
+    'same digits, other JSON type',
+  );
 });
 
 test('failure message names rule, kind, operation, request, pointer, expected, actual, and masks the key', () => {
@@ -76,15 +80,26 @@ test('failure message names rule, kind, operation, request, pointer, expected, a
   assert.match(message, /^TXN-CREATE-ECHO \(documented\) violated by createTransaction: POST \/v1\/transactions → 201/);
   assert.match(message, /at body \/amount: expected 1500 \(number\), actual 1501 \(number\)/);
   assert.match(message, /reference: Endpoints > 2\. Create a transaction/);
-  assert.match(message, /reproduce: curl -i -X POST 'http:\/\/127\.0\.0\.1:4010\/v1\/transactions' .*"Authorization: Bearer \$PCS_SECRET_KEY"/);
+  assert.match(
+    message,
+    /reproduce: curl -i -X POST 'http:\/\/127\.0\.0\.1:4010\/v1\/transactions' .*"Authorization: Bearer \$PCS_SECRET_KEY"/,
+  );
   assert.ok(!message.includes('sk_sandbox_super_secret_value'));
 });
 
 test('redaction masks registered secrets and any Authorization credential', () => {
   registerSecret('sk_sandbox_other_secret');
   assert.equal(redact('key=sk_sandbox_other_secret;'), 'key=***;');
-  assert.deepEqual(redactHeaders({ Authorization: 'Basic dXNlcjpwYXNz', 'x-echo': 'sk_sandbox_other_secret' }), { Authorization: 'Basic ***', 'x-echo': '***' });
-  const curl = curlCommand({ method: 'GET', url: 'http://127.0.0.1/v1/balances/1', requestHeaders: { authorization: 'Bearer ***' }, requestBody: undefined });
+  assert.deepEqual(redactHeaders({ Authorization: 'Basic dXNlcjpwYXNz', 'x-echo': 'sk_sandbox_other_secret' }), {
+    Authorization: 'Basic ***',
+    'x-echo': '***',
+  });
+  const curl = curlCommand({
+    method: 'GET',
+    url: 'http://127.0.0.1/v1/balances/1',
+    requestHeaders: { authorization: 'Bearer ***' },
+    requestBody: undefined,
+  });
   assert.equal(curl, `curl -i -X GET 'http://127.0.0.1/v1/balances/1' -H "Authorization: Bearer $PCS_SECRET_KEY"`);
 });
 
@@ -95,4 +110,3 @@ test('covers(): tags and annotations from the catalogue; unknown ids and mixed k
   assert.throws(() => covers('NO-SUCH-RULE'), /unknown rule id NO-SUCH-RULE/);
   assert.throws(() => covers('LINK-2XX', 'LINK-SCHEMA'), /different kinds/);
 });
-

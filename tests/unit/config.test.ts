@@ -16,7 +16,15 @@ test('defaults: no variables means the embedded mock, sandbox, XOF, mtn', () => 
 });
 
 test('a full configuration is read and normalised', () => {
-  const config = loadConfig({ ...base, PCS_BASE_URL: 'https://sandbox.example.com/api/v1/', PCS_BALANCE_ID: '7', PCS_CURRENCY_ID: '3', PCS_CURRENCY_ISO: 'GNF', PCS_PAYMENT_MODE: 'orange_gn', PCS_TIMEOUT_MS: '5000' });
+  const config = loadConfig({
+    ...base,
+    PCS_BASE_URL: 'https://sandbox.example.com/api/v1/',
+    PCS_BALANCE_ID: '7',
+    PCS_CURRENCY_ID: '3',
+    PCS_CURRENCY_ISO: 'GNF',
+    PCS_PAYMENT_MODE: 'orange_gn',
+    PCS_TIMEOUT_MS: '5000',
+  });
   assert.equal(config.baseUrl, 'https://sandbox.example.com/api/v1');
   assert.equal(config.balanceId, 7);
   assert.equal(config.currencyId, 3);
@@ -25,9 +33,17 @@ test('a full configuration is read and normalised', () => {
 });
 
 const wrong: Array<[string, Record<string, string>, RegExp]> = [
-  ['base URL without /v1', { ...base, PCS_BASE_URL: 'http://127.0.0.1:4010' }, /^PCS_BASE_URL: must be the base address including \/v1/],
+  [
+    'base URL without /v1',
+    { ...base, PCS_BASE_URL: 'http://127.0.0.1:4010' },
+    /^PCS_BASE_URL: must be the base address including \/v1/,
+  ],
   ['base URL not a URL', { ...base, PCS_BASE_URL: 'localhost:4010/v1' }, /^PCS_BASE_URL: /],
-  ['base URL with credentials', { ...base, PCS_BASE_URL: 'http://u:p@127.0.0.1/v1' }, /^PCS_BASE_URL: must not carry credentials/],
+  [
+    'base URL with credentials',
+    { ...base, PCS_BASE_URL: 'http://u:p@127.0.0.1/v1' },
+    /^PCS_BASE_URL: must not carry credentials/,
+  ],
   ['key missing with a base URL', { PCS_BASE_URL: base.PCS_BASE_URL }, /^PCS_SECRET_KEY: is required/],
   ['key with a space', { ...base, PCS_SECRET_KEY: 'sk bad' }, /^PCS_SECRET_KEY: must be one token/],
   ['unknown environment', { ...base, PCS_ENVIRONMENT: 'prod' }, /^PCS_ENVIRONMENT: must be "sandbox" or "live"/],
@@ -50,9 +66,18 @@ for (const [name, env, message] of wrong) {
 }
 
 test('live guard: live needs PCS_ALLOW_LIVE=yes, contradictions are refused', () => {
-  assert.throws(() => loadConfig({ ...base, PCS_ENVIRONMENT: 'live', PCS_SECRET_KEY: 'sk_live_x' }), /PCS_ALLOW_LIVE: the target is live/);
-  assert.throws(() => loadConfig({ ...base, PCS_SECRET_KEY: 'sk_live_x' }), /PCS_SECRET_KEY: looks like a live key but PCS_ENVIRONMENT is sandbox/);
-  assert.throws(() => loadConfig({ ...base, PCS_ENVIRONMENT: 'live', PCS_SECRET_KEY: 'sk_sandbox_x', PCS_ALLOW_LIVE: 'yes' }), /looks like a sandbox key but PCS_ENVIRONMENT is live/);
+  assert.throws(
+    () => loadConfig({ ...base, PCS_ENVIRONMENT: 'live', PCS_SECRET_KEY: 'sk_live_x' }),
+    /PCS_ALLOW_LIVE: the target is live/,
+  );
+  assert.throws(
+    () => loadConfig({ ...base, PCS_SECRET_KEY: 'sk_live_x' }),
+    /PCS_SECRET_KEY: looks like a live key but PCS_ENVIRONMENT is sandbox/,
+  );
+  assert.throws(
+    () => loadConfig({ ...base, PCS_ENVIRONMENT: 'live', PCS_SECRET_KEY: 'sk_sandbox_x', PCS_ALLOW_LIVE: 'yes' }),
+    /looks like a sandbox key but PCS_ENVIRONMENT is live/,
+  );
   assert.throws(() => loadConfig({ ...base, PCS_BASE_URL: 'https://live.example.com/v1' }), /PCS_ALLOW_LIVE/);
   const live = loadConfig({ ...base, PCS_ENVIRONMENT: 'live', PCS_SECRET_KEY: 'sk_live_x', PCS_ALLOW_LIVE: 'yes' });
   assert.equal(live.environment, 'live');

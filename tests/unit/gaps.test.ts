@@ -35,9 +35,16 @@ test('every gap row has at least one conforming variant, and every variant names
     for (const gap of variant.gaps ?? []) assert.ok(ids.has(gap), `${variant.name}: unknown gap row ${gap}`);
   }
   const varied = new Set(variants().flatMap((variant) => variant.gaps ?? []));
-  assert.deepEqual(gapRows.map((row) => row.id).filter((id) => !varied.has(id)), [], 'gap rows without a conforming variant');
+  assert.deepEqual(
+    gapRows.map((row) => row.id).filter((id) => !varied.has(id)),
+    [],
+    'gap rows without a conforming variant',
+  );
   assert.ok(variants().length >= 25, `at least 25 conforming variants, found ${variants().length}`);
-  assert.ok(variants().some((variant) => (variant.gaps ?? []).length >= 4), 'a variant combines several choices');
+  assert.ok(
+    variants().some((variant) => (variant.gaps ?? []).length >= 4),
+    'a variant combines several choices',
+  );
 });
 
 test('lenient variants name the rule --strict fails them under: a rule about inputs the reference leaves open', () => {

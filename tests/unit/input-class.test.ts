@@ -9,7 +9,12 @@ import assert from 'node:assert/strict';
 import { inputCaseFiles } from '../../contract/input-cases.ts';
 import { operations } from '../../contract/operations.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
-import { classifyField, declaredContentType, effectiveClass, type ClassifiedInput } from '../../support/judgment/input-class.ts';
+import {
+  classifyField,
+  declaredContentType,
+  effectiveClass,
+  type ClassifiedInput,
+} from '../../support/judgment/input-class.ts';
 import { judgeInput } from '../../support/judgment/outcome.ts';
 import { coercedValue } from '../../support/judgment/readings.ts';
 
@@ -49,7 +54,11 @@ test('coercion follows ajv: digits to numbers, numbers and booleans to strings, 
   assert.equal(coercedValue([{ a: 1 }], ['object']), undefined);
   assert.equal(coercedValue('true', ['boolean']), true);
   assert.equal(coercedValue('', ['null']), null);
-  assert.equal(coercedValue('x', ['integer', 'string']), undefined, 'a value of an allowed type needs no coercion (and is not one here)');
+  assert.equal(
+    coercedValue('x', ['integer', 'string']),
+    undefined,
+    'a value of an allowed type needs no coercion (and is not one here)',
+  );
 });
 
 test('a token of another type is usable only when a reading names the issued token', () => {
@@ -68,29 +77,69 @@ test('valid JSON declared with another Content-Type is accept or refuse, --stric
   assert.equal(declaredContentType(undefined, {}).class, 'accept-or-refuse');
 });
 
-const open: ClassifiedInput = { class: 'accept-or-refuse', strictRefuses: true, readings: [{ kind: 'coerced', value: 1500, how: 'read as 1500' }], what: '/amount = "1500" (string)', why: 'x' };
-const edge: ClassifiedInput = { ...open, strictRefuses: false, readings: [{ kind: 'as-sent', value: 0 }], what: '/amount = 0 (number)' };
+const open: ClassifiedInput = {
+  class: 'accept-or-refuse',
+  strictRefuses: true,
+  readings: [{ kind: 'coerced', value: 1500, how: 'read as 1500' }],
+  what: '/amount = "1500" (string)',
+  why: 'x',
+};
+const edge: ClassifiedInput = {
+  ...open,
+  strictRefuses: false,
+  readings: [{ kind: 'as-sent', value: 0 }],
+  what: '/amount = 0 (number)',
+};
 
 test('verdicts: accept or refuse passes a 4xx and a conforming 2xx, fails a 5xx and a 2xx that does not carry the value as read', () => {
   const echo = (expected: unknown) => (reading: { kind: string; value?: unknown }) =>
-    reading.kind !== 'absent' && reading.value === expected ? [] : [{ location: 'body /amount', expected: String(reading.value), actual: String(expected) }];
+    reading.kind !== 'absent' && reading.value === expected
+      ? []
+      : [{ location: 'body /amount', expected: String(reading.value), actual: String(expected) }];
   assert.deepEqual(judgeInput({ status: 400 }, open, false, echo(1500)), { violations: [], lenient: null });
   assert.deepEqual(judgeInput({ status: 422 }, open, true, echo(1500)), { violations: [], lenient: null });
   const accepted = judgeInput({ status: 201 }, open, false, echo(1500));
   assert.deepEqual(accepted.violations, []);
   assert.match(accepted.lenient ?? '', /--strict requires a 4xx/);
-  assert.equal(judgeInput({ status: 201 }, edge, false, () => []).lenient, null, 'an edge of the documented type is not lenient');
+  assert.equal(
+    judgeInput({ status: 201 }, edge, false, () => []).lenient,
+    null,
+    'an edge of the documented type is not lenient',
+  );
   assert.equal(judgeInput({ status: 500 }, open, false, echo(1500)).violations[0]?.location, 'status');
-  assert.match(judgeInput({ status: 201 }, open, false, echo(1501)).violations[0]?.expected ?? '', /accepted read as 1500/);
-  assert.match(judgeInput({ status: 201 }, open, true, echo(1500)).violations[0]?.expected ?? '', /a 4xx status/, '--strict: must refuse');
+  assert.match(
+    judgeInput({ status: 201 }, open, false, echo(1501)).violations[0]?.expected ?? '',
+    /accepted read as 1500/,
+  );
+  assert.match(
+    judgeInput({ status: 201 }, open, true, echo(1500)).violations[0]?.expected ?? '',
+    /a 4xx status/,
+    '--strict: must refuse',
+  );
   assert.deepEqual(judgeInput({ status: 201 }, edge, true, () => []).violations, [], '--strict leaves edges open');
 });
 
 test('verdicts: must refuse needs a 4xx, must accept a 2xx and a conforming answer', () => {
-  const refuse: ClassifiedInput = { class: 'must-refuse', strictRefuses: false, readings: [], what: '/amount = "abc" (string)', why: 'no reading' };
+  const refuse: ClassifiedInput = {
+    class: 'must-refuse',
+    strictRefuses: false,
+    readings: [],
+    what: '/amount = "abc" (string)',
+    why: 'no reading',
+  };
   assert.deepEqual(judgeInput({ status: 404 }, refuse, false, () => []).violations, []);
   for (const status of [200, 500]) assert.equal(judgeInput({ status }, refuse, false, () => []).violations.length, 1);
-  const accept: ClassifiedInput = { class: 'must-accept', strictRefuses: false, readings: [{ kind: 'as-sent', value: 1 }], what: '/amount = 1 (number)', why: 'safe' };
+  const accept: ClassifiedInput = {
+    class: 'must-accept',
+    strictRefuses: false,
+    readings: [{ kind: 'as-sent', value: 1 }],
+    what: '/amount = 1 (number)',
+    why: 'safe',
+  };
   assert.equal(judgeInput({ status: 400 }, accept, false, () => []).violations.length, 1);
-  assert.equal(judgeInput({ status: 201 }, accept, false, () => [{ location: 'body', expected: 'x', actual: 'y' }]).violations.length, 1);
+  assert.equal(
+    judgeInput({ status: 201 }, accept, false, () => [{ location: 'body', expected: 'x', actual: 'y' }]).violations
+      .length,
+    1,
+  );
 });

@@ -10,17 +10,31 @@ import { mockVersion, mockVersionHeader } from '../../mock/version.ts';
 const mock = buildMockApp();
 const sandbox = { authorization: `Bearer ${mock.sandboxKey}` };
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = sandbox) {
+async function call(
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = sandbox,
+) {
   const response = await mock.app.inject({
     method,
     url,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
     payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.statusCode, headers: response.headers, json: response.body ? (JSON.parse(response.body) as unknown) : undefined };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    json: response.body ? (JSON.parse(response.body) as unknown) : undefined,
+  };
 }
 
-const transactionBody = { description: 'd', amount: 2500, currency: { iso: 'XOF' }, callback_url: 'https://example.com/cb' };
+const transactionBody = {
+  description: 'd',
+  amount: 2500,
+  currency: { iso: 'XOF' },
+  callback_url: 'https://example.com/cb',
+};
 
 test('create, link, send: the flow with the token as returned and as an integer', async () => {
   const created = await call('POST', '/v1/transactions', transactionBody);
@@ -35,7 +49,10 @@ test('create, link, send: the flow with the token as returned and as an integer'
   assert.ok(url.includes(token));
   const again = await call('POST', `/v1/transactions/${transaction.id}/token`);
   assert.equal((again.json as { token: string }).token, token, 'the same transaction keeps its token');
-  const sent = await call('POST', '/v1/transactions/mtn', { token, phone_number: { number: '+22997000001', country: 'BJ' } });
+  const sent = await call('POST', '/v1/transactions/mtn', {
+    token,
+    phone_number: { number: '+22997000001', country: 'BJ' },
+  });
   assert.equal(sent.status, 200);
   assert.ok(Array.isArray(sent.json));
   assert.equal((sent.json as Array<{ amount: number }>)[0]?.amount, 2500);
@@ -56,15 +73,25 @@ test('customers: create, delete 204, delete again 404, unknown 404, non-integer 
 test('a transaction may reference an existing customer by id alone, and an unknown one is refused', async () => {
   const { id } = (await call('POST', '/v1/customers', { email: 'c@d.example' })).json as { id: number };
   assert.equal((await call('POST', '/v1/transactions', { ...transactionBody, customer: { id } })).status, 201);
-  assert.equal((await call('POST', '/v1/transactions', { ...transactionBody, customer: { id: 987654321 } })).status, 404);
-  const numericPhone = { ...transactionBody, mode: 'mtn', customer: { email: 'e@f.example', phone_number: { number: 22997000001, country: 'BJ' } } };
+  assert.equal(
+    (await call('POST', '/v1/transactions', { ...transactionBody, customer: { id: 987654321 } })).status,
+    404,
+  );
+  const numericPhone = {
+    ...transactionBody,
+    mode: 'mtn',
+    customer: { email: 'e@f.example', phone_number: { number: 22997000001, country: 'BJ' } },
+  };
   assert.equal((await call('POST', '/v1/transactions', numericPhone)).status, 201);
 });
 
 test('GET balance and currency return arrays holding the requested id', async () => {
   const balance = await call('GET', '/v1/balances/1');
   assert.equal(balance.status, 200);
-  assert.deepEqual((balance.json as Array<{ id: number }>).map((item) => item.id), [1]);
+  assert.deepEqual(
+    (balance.json as Array<{ id: number }>).map((item) => item.id),
+    [1],
+  );
   const currency = await call('GET', '/v1/currencies/1');
   assert.equal((currency.json as Array<{ iso: string }>)[0]?.iso, 'XOF');
   assert.equal((await call('GET', '/v1/currencies/424242')).status, 404);
@@ -74,9 +101,15 @@ test('authentication: missing, malformed, wrong and other-environment keys get 4
   assert.equal((await call('GET', '/v1/currencies/1', undefined, {})).status, 401);
   assert.equal((await call('GET', '/v1/currencies/1', undefined, { authorization: mock.sandboxKey })).status, 401);
   assert.equal((await call('GET', '/v1/currencies/1', undefined, { authorization: 'Bearer nope' })).status, 401);
-  assert.equal((await call('GET', '/v1/currencies/1', undefined, { authorization: `Bearer ${mock.liveKey}` })).status, 401);
+  assert.equal(
+    (await call('GET', '/v1/currencies/1', undefined, { authorization: `Bearer ${mock.liveKey}` })).status,
+    401,
+  );
   assert.equal((await call('GET', '/live/v1/currencies/1', undefined, sandbox)).status, 401);
-  assert.equal((await call('GET', '/live/v1/currencies/1', undefined, { authorization: `Bearer ${mock.liveKey}` })).status, 200);
+  assert.equal(
+    (await call('GET', '/live/v1/currencies/1', undefined, { authorization: `Bearer ${mock.liveKey}` })).status,
+    200,
+  );
   assert.equal((await call('DELETE', '/v1/customers/1', undefined, {})).status, 401);
 });
 
@@ -108,7 +141,12 @@ test('bad input gets a 4xx JSON error with a message, never a 5xx', async () => 
   }
   const huge = await call('POST', '/v1/transactions', JSON.stringify({ description: 'x'.repeat(defaultBodyLimit) }));
   assert.equal(huge.status, 413);
-  const xml = await mock.app.inject({ method: 'POST', url: '/v1/transactions', headers: { ...sandbox, 'content-type': 'application/xml' }, payload: '<a/>' });
+  const xml = await mock.app.inject({
+    method: 'POST',
+    url: '/v1/transactions',
+    headers: { ...sandbox, 'content-type': 'application/xml' },
+    payload: '<a/>',
+  });
   assert.equal(xml.statusCode, 415);
   const odd = await call('GET', '/v1/%E0%A4%A');
   assert.ok(odd.status >= 400 && odd.status < 500, `odd path: ${odd.status}`);

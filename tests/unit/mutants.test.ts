@@ -25,7 +25,11 @@ interface Answer {
   body: unknown;
 }
 
-type Inject = (method: 'GET' | 'POST' | 'DELETE', url: string, options?: { body?: unknown; raw?: string; contentType?: string; auth?: string | null }) => Promise<Answer>;
+type Inject = (
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  options?: { body?: unknown; raw?: string; contentType?: string; auth?: string | null },
+) => Promise<Answer>;
 
 const isoDateTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
@@ -33,14 +37,22 @@ const isoDateTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 function mask(value: unknown): unknown {
   if (typeof value === 'string') {
     if (isoDateTime.test(value) && !value.startsWith('2024-01-15')) return '<now>';
-    return value.replace(/(trx|pi)_[0-9a-f]{12}/g, '$1_<random>').replace(/\b[0-9a-f]{32}\b/g, '<hex>').replace(/\d{10,}/g, '<digits>');
+    return value
+      .replace(/(trx|pi)_[0-9a-f]{12}/g, '$1_<random>')
+      .replace(/\b[0-9a-f]{32}\b/g, '<hex>')
+      .replace(/\d{10,}/g, '<digits>');
   }
   if (Array.isArray(value)) return value.map(mask);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mask(item)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mask(item)]));
   return value;
 }
 
-function injector(mutant: string | undefined): { inject: Inject; keys: { sandbox: string; live: string }; close: () => Promise<void> } {
+function injector(mutant: string | undefined): {
+  inject: Inject;
+  keys: { sandbox: string; live: string };
+  close: () => Promise<void>;
+} {
   const mock = buildMockApp(mutant === undefined ? {} : { mutant });
   const inject: Inject = async (method, url, options = {}) => {
     const headers: Record<string, string> = {};
@@ -65,7 +77,13 @@ function injector(mutant: string | undefined): { inject: Inject; keys: { sandbox
       const value = response.headers[name];
       return typeof value === 'string' ? value : undefined;
     };
-    return { status: response.statusCode, contentType: header('content-type'), connection: header('connection'), retryAfter: header('retry-after'), body };
+    return {
+      status: response.statusCode,
+      contentType: header('content-type'),
+      connection: header('connection'),
+      retryAfter: header('retry-after'),
+      body,
+    };
   };
   return { inject, keys: { sandbox: mock.sandboxKey, live: mock.liveKey }, close: () => mock.app.close() };
 }
@@ -100,7 +118,10 @@ async function probe(mutant: string | undefined): Promise<Answer[]> {
     await call('DELETE', '/v1/customers/not-a-number');
 
     const created = await call('POST', '/v1/transactions', {
-      body: transaction({ mode: 'mtn', customer: { email: 'c@example.com', phone_number: { number: 22997000001, country: 'BJ' } } }),
+      body: transaction({
+        mode: 'mtn',
+        customer: { email: 'c@example.com', phone_number: { number: 22997000001, country: 'BJ' } },
+      }),
     });
     const transactionId = idOf(created);
     await call('POST', '/v1/transactions', { body: transaction({ customer: { id: second } }) });
@@ -140,7 +161,13 @@ async function probe(mutant: string | undefined): Promise<Answer[]> {
       ['GET', '/v1/currencies/1', undefined],
     ];
     for (const [method, url, body] of requests) {
-      for (const auth of [null, 'Bearer sk_wrong_0000', `Basic ${Buffer.from('x:').toString('base64')}`, `Bearer ${keys.live}`, `Bearer ${token}`]) {
+      for (const auth of [
+        null,
+        'Bearer sk_wrong_0000',
+        `Basic ${Buffer.from('x:').toString('base64')}`,
+        `Bearer ${keys.live}`,
+        `Bearer ${token}`,
+      ]) {
         await call(method, url, { body, auth });
       }
     }
@@ -158,7 +185,9 @@ async function probe(mutant: string | undefined): Promise<Answer[]> {
     await call('POST', '/v1/transactions/mtn', { body: { token, phone_number: null } });
 
     await edges(call);
-    await bursts(call, (value) => answers.push({ status: 0, contentType: undefined, connection: undefined, retryAfter: undefined, body: value }));
+    await bursts(call, (value) =>
+      answers.push({ status: 0, contentType: undefined, connection: undefined, retryAfter: undefined, body: value }),
+    );
     await manyRequests(call);
   } finally {
     await close();
@@ -168,21 +197,46 @@ async function probe(mutant: string | undefined): Promise<Answer[]> {
 
 /** One request per edge the boundary mutants crash on or corrupt (mock/mutants/boundary.ts). */
 async function edges(call: Inject): Promise<void> {
-  const descriptions = ['d'.repeat(300), '', '   ', ' padded ', 'emoji 💥', 'café 漢字 שלום', 'nul \u0000 zero\u200bwidth', 'quote " back \\ slash'];
-  for (const description of descriptions) await call('POST', '/v1/transactions', { body: transaction({ description }) });
-  for (const amount of [0, -5, 2 ** 31, 2 ** 53 - 1]) await call('POST', '/v1/transactions', { body: transaction({ amount }) });
+  const descriptions = [
+    'd'.repeat(300),
+    '',
+    '   ',
+    ' padded ',
+    'emoji 💥',
+    'café 漢字 שלום',
+    'nul \u0000 zero\u200bwidth',
+    'quote " back \\ slash',
+  ];
+  for (const description of descriptions)
+    await call('POST', '/v1/transactions', { body: transaction({ description }) });
+  for (const amount of [0, -5, 2 ** 31, 2 ** 53 - 1])
+    await call('POST', '/v1/transactions', { body: transaction({ amount }) });
   // A large odd amount, linked and sent: the payment path's own handling of large amounts.
   const large = idOf(await call('POST', '/v1/transactions', { body: transaction({ amount: 2 ** 31 - 1 }) }));
-  const largeToken = String(((await call('POST', `/v1/transactions/${large}/token`)).body as { token?: unknown } | undefined)?.token ?? '0');
+  const largeToken = String(
+    ((await call('POST', `/v1/transactions/${large}/token`)).body as { token?: unknown } | undefined)?.token ?? '0',
+  );
   await call('POST', '/v1/transactions/mtn', { body: { token: largeToken } });
   const wide = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, i]));
-  for (const custom_metadata of [{ a: { b: [1, { c: 2 }] } }, wide, { 'clé 鍵': 1 }]) await call('POST', '/v1/transactions', { body: transaction({ custom_metadata }) });
-  for (const callback_url of ['https://example.com/cb?a=%20b&c#frag', 'https://example.com:8443/cb', 'https://bücher.example/cb', 'https://example.com/c%20b']) {
+  for (const custom_metadata of [{ a: { b: [1, { c: 2 }] } }, wide, { 'clé 鍵': 1 }])
+    await call('POST', '/v1/transactions', { body: transaction({ custom_metadata }) });
+  for (const callback_url of [
+    'https://example.com/cb?a=%20b&c#frag',
+    'https://example.com:8443/cb',
+    'https://bücher.example/cb',
+    'https://example.com/c%20b',
+  ]) {
     await call('POST', '/v1/transactions', { body: transaction({ callback_url }) });
   }
-  await call('POST', '/v1/transactions', { body: transaction({ customer: { email: 'a+b%c@example.com', firstname: 'Zoë', lastname: '王' } }) });
+  await call('POST', '/v1/transactions', {
+    body: transaction({ customer: { email: 'a+b%c@example.com', firstname: 'Zoë', lastname: '王' } }),
+  });
   await call('POST', '/v1/transactions', { body: transaction({ customer: { id: 987_654_321 } }) });
-  await call('POST', '/v1/transactions', { body: transaction({ customer: { email: 'p@example.com', phone_number: { number: '+22997000001', country: 'BJ' } } }) });
+  await call('POST', '/v1/transactions', {
+    body: transaction({
+      customer: { email: 'p@example.com', phone_number: { number: '+22997000001', country: 'BJ' } },
+    }),
+  });
 
   // A customer deleted after a transaction references it.
   const customer = idOf(await call('POST', '/v1/customers', { body: { email: 'gone@example.com' } }));
@@ -190,28 +244,43 @@ async function edges(call: Inject): Promise<void> {
   await call('DELETE', `/v1/customers/${customer}`);
   const link = await call('POST', `/v1/transactions/${orphan}/token`);
   const token = String((link.body as { token?: unknown } | undefined)?.token ?? '0');
-  for (const phone_number of [{ number: '+22997000001', country: 'bj' }, { number: '229 97 00 00 01', country: 'BJ' }]) {
+  for (const phone_number of [
+    { number: '+22997000001', country: 'bj' },
+    { number: '229 97 00 00 01', country: 'BJ' },
+  ]) {
     await call('POST', '/v1/transactions/mtn', { body: { token, phone_number } });
   }
   // An odd amount sent with a phone number fails (the reference mock's choice): canceled_at is set.
   const odd = idOf(await call('POST', '/v1/transactions', { body: transaction({ amount: 1501 }) }));
-  const oddToken = String(((await call('POST', `/v1/transactions/${odd}/token`)).body as { token?: unknown } | undefined)?.token ?? '0');
-  await call('POST', '/v1/transactions/mtn', { body: { token: oddToken, phone_number: { number: '+22997000001', country: 'BJ' } } });
+  const oddToken = String(
+    ((await call('POST', `/v1/transactions/${odd}/token`)).body as { token?: unknown } | undefined)?.token ?? '0',
+  );
+  await call('POST', '/v1/transactions/mtn', {
+    body: { token: oddToken, phone_number: { number: '+22997000001', country: 'BJ' } },
+  });
   for (const id of ['2147483648', '0', '007', '-1']) await call('DELETE', `/v1/customers/${id}`);
   await call('POST', '/v1/transactions/12345678901234567/token');
   await call('GET', '/v1/balances/12345678901234567');
   await call('GET', '/v1/currencies/12345678901234567');
   await call('GET', '/v1/currencies/1?expand=none');
   await call('GET', '/v1/currencies/1/');
-  await call('POST', '/v1/transactions', { raw: JSON.stringify(transaction()), contentType: 'application/json; charset=utf-8' });
+  await call('POST', '/v1/transactions', {
+    raw: JSON.stringify(transaction()),
+    contentType: 'application/json; charset=utf-8',
+  });
 }
 
 /** Requests sent together: creations, links and reads in flight at the same time. */
 async function bursts(call: Inject, note: (value: unknown) => void): Promise<void> {
-  const created = await Promise.all(Array.from({ length: 6 }, () => call('POST', '/v1/transactions', { body: transaction() })));
+  const created = await Promise.all(
+    Array.from({ length: 6 }, () => call('POST', '/v1/transactions', { body: transaction() })),
+  );
   const links = await Promise.all(created.map((answer) => call('POST', `/v1/transactions/${idOf(answer)}/token`)));
   // Tokens are masked in the answers: whether they are all different is noted on its own.
-  note({ distinctTokens: new Set(links.map((link) => JSON.stringify((link.body as { token?: unknown } | undefined)?.token))).size });
+  note({
+    distinctTokens: new Set(links.map((link) => JSON.stringify((link.body as { token?: unknown } | undefined)?.token)))
+      .size,
+  });
   await Promise.all(Array.from({ length: 10 }, () => call('GET', '/v1/currencies/1')));
 }
 
@@ -220,7 +289,12 @@ async function manyRequests(call: Inject): Promise<void> {
   const ids: number[] = [];
   for (let i = 0; i < 45; i++) ids.push(idOf(await call('POST', '/v1/transactions', { body: transaction() })));
   const tokens: string[] = [];
-  for (const id of ids) tokens.push(String(((await call('POST', `/v1/transactions/${id}/token`)).body as { token?: unknown } | undefined)?.token ?? '0'));
+  for (const id of ids)
+    tokens.push(
+      String(
+        ((await call('POST', `/v1/transactions/${id}/token`)).body as { token?: unknown } | undefined)?.token ?? '0',
+      ),
+    );
   await call('POST', '/v1/transactions/mtn', { body: { token: tokens[0] } });
 }
 
@@ -255,7 +329,8 @@ test('equivalent mutants say why, variants name the rules their choice tests, op
       assert.equal(new Set(behaviour.rules).size, behaviour.rules.length, `${behaviour.name}: a rule named twice`);
       assert.ok(!('rule' in behaviour), `${behaviour.name}: a variant breaks no rule`);
     }
-    if (behaviour.operations !== 'all') for (const operation of behaviour.operations) assert.ok(known.has(operation), `${behaviour.name}: ${operation}`);
+    if (behaviour.operations !== 'all')
+      for (const operation of behaviour.operations) assert.ok(known.has(operation), `${behaviour.name}: ${operation}`);
   }
   assert.ok(variants().length >= 10);
 });
@@ -283,7 +358,10 @@ test('every documented response field has a drop mutant and at least one type-ch
   for (const response of documentedResponses().filter((r) => !r.undocumented)) {
     for (const field of response.fields) {
       assert.ok(names.has(`${response.operation}.${field.name}.drop`), `${response.operation}.${field.name}.drop`);
-      assert.ok([...names].some((name) => name.startsWith(`${response.operation}.${field.name}.`) && !name.endsWith('.drop')), `${response.operation}.${field.name} type change`);
+      assert.ok(
+        [...names].some((name) => name.startsWith(`${response.operation}.${field.name}.`) && !name.endsWith('.drop')),
+        `${response.operation}.${field.name} type change`,
+      );
     }
   }
 });
@@ -311,7 +389,9 @@ test('referenceExtras lists exactly the undocumented fields the reference mock s
       const answer = answers[response.operation];
       const object = (Array.isArray(answer) ? answer[0] : answer) as Record<string, unknown>;
       const documented = new Set(response.fields.map((field) => field.name));
-      const extras = Object.keys(object).filter((key) => !documented.has(key)).sort();
+      const extras = Object.keys(object)
+        .filter((key) => !documented.has(key))
+        .sort();
       assert.deepEqual(extras, [...(referenceExtras[response.operation] ?? [])].sort(), response.operation);
     }
   } finally {
@@ -365,7 +445,10 @@ test('batches put each test at most once per project and keep every assignment',
   );
   assert.deepEqual(
     projects.map((project) => project.behaviourByTest),
-    [{ [a.id]: 'm1', [b.id]: 'm3' }, { [a.id]: 'm2', [b.id]: 'm2' }],
+    [
+      { [a.id]: 'm1', [b.id]: 'm3' },
+      { [a.id]: 'm2', [b.id]: 'm2' },
+    ],
   );
   assert.ok(projects.every((project) => project.expectFailure));
   const relabelled = attribute([{ ...a, project: 'mutants 2', status: 'failed' }], projects, ' [covering tests]');
@@ -379,12 +462,24 @@ test('a mutant runs the tests of its rule among those calling its operations', (
     outcome('b.spec.ts › contains', ['getBalance'], ['inferred', 'BALANCE-CONTAINS-ID']),
     outcome('c.spec.ts › currency', ['getCurrency'], ['documented', 'CURRENCY-ARRAY']),
   ];
-  assert.deepEqual(ruleTests(mutant, tests).map((t) => t.id), ['b.spec.ts › array']);
-  assert.deepEqual(coveringTests(mutant, tests).map((t) => t.id), ['b.spec.ts › array', 'b.spec.ts › contains']);
+  assert.deepEqual(
+    ruleTests(mutant, tests).map((t) => t.id),
+    ['b.spec.ts › array'],
+  );
+  assert.deepEqual(
+    coveringTests(mutant, tests).map((t) => t.id),
+    ['b.spec.ts › array', 'b.spec.ts › contains'],
+  );
 });
 
 test('failure messages name the rule, also behind a precondition and an error class', () => {
-  assert.equal(ruleOfMessage('TXN-CREATE-ECHO (documented) violated by createTransaction: POST /v1/transactions → 201'), 'TXN-CREATE-ECHO');
-  assert.equal(ruleOfMessage('PreconditionError: precondition failed: LINK-2XX (inferred) violated by getPaymentLink: POST'), 'LINK-2XX');
+  assert.equal(
+    ruleOfMessage('TXN-CREATE-ECHO (documented) violated by createTransaction: POST /v1/transactions → 201'),
+    'TXN-CREATE-ECHO',
+  );
+  assert.equal(
+    ruleOfMessage('PreconditionError: precondition failed: LINK-2XX (inferred) violated by getPaymentLink: POST'),
+    'LINK-2XX',
+  );
   assert.equal(ruleOfMessage('TypeError: cannot read properties of undefined'), undefined);
 });

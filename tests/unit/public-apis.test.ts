@@ -206,7 +206,10 @@ export function shippedSourceFiles(root: string = projectRoot): string[] {
 test('no shipped source file uses a Node internal or an npm subpath its package does not export', () => {
   const files = shippedSourceFiles();
   assert.ok(files.length > 20, `only ${files.length} shipped source files found: is package.json "files" read?`);
-  assert.ok(files.some((file) => file.endsWith(join('support', 'http', 'wire-sender.ts'))), 'the scan covers support/');
+  assert.ok(
+    files.some((file) => file.endsWith(join('support', 'http', 'wire-sender.ts'))),
+    'the scan covers support/',
+  );
   const findings = files.flatMap((file) => findPrivateApis(relative(projectRoot, file), readFileSync(file, 'utf8')));
   assert.deepEqual(
     findings.map((finding) => `${finding.file}:${finding.line}: ${finding.problem}`),
@@ -251,8 +254,8 @@ test('public APIs, and private-looking words in comments and strings, are not fi
     "import type { Reporter } from '@playwright/test/reporter';",
     "import { wireSender } from '../support/http/wire-sender.ts';",
     "// the old sender required '_http_common' and called process.binding('http_parser')",
-    "const note = \"allure-playwright/dist/cjs/index.js and _http_common are private\";",
-    "const binding = { binding: 1 }; binding.binding;",
+    'const note = "allure-playwright/dist/cjs/index.js and _http_common are private";',
+    'const binding = { binding: 1 }; binding.binding;',
   ].join('\n');
   assert.deepEqual(findPrivateApis('clean.ts', clean), []);
 });

@@ -2,8 +2,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseJsonBody, type Exchange } from '../../support/http/exchange.ts';
-import { assertedJudgements, checksOf, judgeAnswer, registeredRules, wasJudged, type Judgement } from '../../support/judgment/registry.ts';
-import { accepted, authorised, classified, either, exactly, notAccepted, notServerError, noting, refused } from '../../support/judgment/expectations.ts';
+import {
+  assertedJudgements,
+  checksOf,
+  judgeAnswer,
+  registeredRules,
+  wasJudged,
+  type Judgement,
+} from '../../support/judgment/registry.ts';
+import {
+  accepted,
+  authorised,
+  classified,
+  either,
+  exactly,
+  notAccepted,
+  notServerError,
+  noting,
+  refused,
+} from '../../support/judgment/expectations.ts';
 import { operations, type OperationId } from '../../contract/operations.ts';
 import { isRuleId } from '../../contract/rules.ts';
 import { classifyField } from '../../support/judgment/input-class.ts';
@@ -48,7 +65,8 @@ const transaction = (fields: Record<string, unknown> = {}) => ({
 });
 const sent = { amount: 1500, description: 'd', callback_url: 'https://a.example/cb', currency: { iso: 'XOF' } };
 
-const failing = (judgements: Judgement[]): string[] => judgements.filter((j) => j.violations.length > 0).map((j) => j.rule);
+const failing = (judgements: Judgement[]): string[] =>
+  judgements.filter((j) => j.violations.length > 0).map((j) => j.rule);
 
 test('every documented operation has its registered rules, each an id of the catalogue; the helper operations have none', () => {
   const registered = registeredRules();
@@ -59,62 +77,116 @@ test('every documented operation has its registered rules, each an id of the cat
     }
     const rules = registered.get(entry.id) ?? [];
     assert.ok(rules.includes(entry.rules.shape), `${entry.id} is judged by its shape rule`);
-    if (entry.rules.contentType) assert.ok(rules.includes(entry.rules.contentType), `${entry.id} is judged by its content type rule`);
+    if (entry.rules.contentType)
+      assert.ok(rules.includes(entry.rules.contentType), `${entry.id} is judged by its content type rule`);
     for (const id of rules) assert.ok(isRuleId(id), `${entry.id}: ${id} is in specs/rules.json`);
   }
   assert.deepEqual(registered.get('createTransaction'), ['TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TXN-CREATE-ECHO']);
 });
 
 test('an accepted answer is judged by the expectation, then by every registered rule of its operation, each under its own id', () => {
-  const good = judgeAnswer(exchange('createTransaction', 201, transaction()), accepted('TXN-CREATE-2XX', { read: sent }));
+  const good = judgeAnswer(
+    exchange('createTransaction', 201, transaction()),
+    accepted('TXN-CREATE-2XX', { read: sent }),
+  );
   assert.deepEqual(
     good.map((j) => j.rule),
     ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TXN-CREATE-ECHO'],
   );
   assert.deepEqual(failing(good), []);
-  const echoBroken = judgeAnswer(exchange('createTransaction', 201, transaction({ amount: 1501 })), accepted('TXN-CREATE-2XX', { read: sent }));
+  const echoBroken = judgeAnswer(
+    exchange('createTransaction', 201, transaction({ amount: 1501 })),
+    accepted('TXN-CREATE-2XX', { read: sent }),
+  );
   assert.deepEqual(failing(echoBroken), ['TXN-CREATE-ECHO']);
-  const text = judgeAnswer(exchange('createTransaction', 201, transaction(), 'text/plain'), accepted('TXN-CREATE-2XX', { read: sent }));
+  const text = judgeAnswer(
+    exchange('createTransaction', 201, transaction(), 'text/plain'),
+    accepted('TXN-CREATE-2XX', { read: sent }),
+  );
   assert.deepEqual(failing(text), ['JSON-CONTENT-TYPE']);
   // A refused request owes nothing but its status: the registered rules judge accepted answers only.
-  const refusedAnswer = judgeAnswer(exchange('createTransaction', 400, { error: 'x' }), accepted('TXN-CREATE-2XX', { read: sent }));
-  assert.deepEqual(refusedAnswer.map((j) => j.rule), ['TXN-CREATE-2XX']);
+  const refusedAnswer = judgeAnswer(
+    exchange('createTransaction', 400, { error: 'x' }),
+    accepted('TXN-CREATE-2XX', { read: sent }),
+  );
+  assert.deepEqual(
+    refusedAnswer.map((j) => j.rule),
+    ['TXN-CREATE-2XX'],
+  );
   assert.deepEqual(failing(refusedAnswer), ['TXN-CREATE-2XX']);
 });
 
 test('a check whose context the test did not give is not applied (the echo without the body, the id without the id asked)', () => {
-  const noContext = judgeAnswer(exchange('createTransaction', 201, transaction({ amount: 1 })), accepted('TXN-CREATE-2XX'));
-  assert.deepEqual(noContext.map((j) => j.rule), ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE']);
+  const noContext = judgeAnswer(
+    exchange('createTransaction', 201, transaction({ amount: 1 })),
+    accepted('TXN-CREATE-2XX'),
+  );
+  assert.deepEqual(
+    noContext.map((j) => j.rule),
+    ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE'],
+  );
   const balance = [{ id: 4, amount: 0, mode: 'mtn', account_id: 1, created_at: stamp, updated_at: stamp }];
   assert.deepEqual(failing(judgeAnswer(exchange('getBalance', 200, balance), accepted('BALANCE-2XX'))), []);
-  assert.deepEqual(failing(judgeAnswer(exchange('getBalance', 200, balance), accepted('BALANCE-2XX', { id: 3 }))), ['BALANCE-CONTAINS-ID']);
+  assert.deepEqual(failing(judgeAnswer(exchange('getBalance', 200, balance), accepted('BALANCE-2XX', { id: 3 }))), [
+    'BALANCE-CONTAINS-ID',
+  ]);
 });
 
 test('a field read as "not given" may come back null or absent; a field given must come back as read', () => {
   const read = { amount: 1500, callback_url: 'https://a.example/cb' };
   const judge = (fields: Record<string, unknown>, as = read) =>
-    failing(judgeAnswer(exchange('createTransaction', 201, transaction(fields)), accepted('TXN-CREATE-2XX', { read: as })));
+    failing(
+      judgeAnswer(exchange('createTransaction', 201, transaction(fields)), accepted('TXN-CREATE-2XX', { read: as })),
+    );
   assert.deepEqual(judge({ description: null }), []);
   assert.deepEqual(judge({ description: undefined }), []);
   assert.deepEqual(judge({ description: '' }), []);
   assert.deepEqual(judge({ description: 5 }), ['TXN-CREATE-SCHEMA']);
   assert.deepEqual(judge({ callback_url: null }), ['TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO']);
-  assert.deepEqual(judge({ description: null }, { ...read, description: 'd' } as typeof read), ['TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO']);
+  assert.deepEqual(judge({ description: null }, { ...read, description: 'd' } as typeof read), [
+    'TXN-CREATE-SCHEMA',
+    'TXN-CREATE-ECHO',
+  ]);
 });
 
 test('the statuses each expectation allows', () => {
   const at = (status: number) => exchange('deleteCustomer', status, undefined);
-  const verdicts = (make: () => ReturnType<typeof refused>) => [200, 204, 302, 400, 401, 404, 500].filter((s) => failing(judgeAnswer(at(s), make())).length === 0);
-  assert.deepEqual(verdicts(() => accepted('CUSTOMER-DELETE-204')), [204]);
-  assert.deepEqual(verdicts(() => exactly('CUSTOMER-DELETE-404', 404)), [404]);
-  assert.deepEqual(verdicts(() => refused('CUSTOMER-ID-INTEGER')), [400, 401, 404]);
-  assert.deepEqual(verdicts(() => notAccepted('CUSTOMER-ID-INTEGER')), [302, 400, 401, 404, 500]);
-  assert.deepEqual(verdicts(() => notServerError('CUSTOMER-ID-INTEGER')), [200, 204, 302, 400, 401, 404]);
-  assert.deepEqual(verdicts(() => either('CUSTOMER-ID-INTEGER')), [200, 204, 302, 400, 401, 404]);
-  assert.deepEqual(verdicts(() => authorised('AUTH-BEARER-ACCEPTED')), [200, 204, 302, 400, 404, 500]);
+  const verdicts = (make: () => ReturnType<typeof refused>) =>
+    [200, 204, 302, 400, 401, 404, 500].filter((s) => failing(judgeAnswer(at(s), make())).length === 0);
+  assert.deepEqual(
+    verdicts(() => accepted('CUSTOMER-DELETE-204')),
+    [204],
+  );
+  assert.deepEqual(
+    verdicts(() => exactly('CUSTOMER-DELETE-404', 404)),
+    [404],
+  );
+  assert.deepEqual(
+    verdicts(() => refused('CUSTOMER-ID-INTEGER')),
+    [400, 401, 404],
+  );
+  assert.deepEqual(
+    verdicts(() => notAccepted('CUSTOMER-ID-INTEGER')),
+    [302, 400, 401, 404, 500],
+  );
+  assert.deepEqual(
+    verdicts(() => notServerError('CUSTOMER-ID-INTEGER')),
+    [200, 204, 302, 400, 401, 404],
+  );
+  assert.deepEqual(
+    verdicts(() => either('CUSTOMER-ID-INTEGER')),
+    [200, 204, 302, 400, 401, 404],
+  );
+  assert.deepEqual(
+    verdicts(() => authorised('AUTH-BEARER-ACCEPTED')),
+    [200, 204, 302, 400, 404, 500],
+  );
   // 204 with a body breaks the no-body shape of the deletion: status and shape merge under the one rule.
   const withBody = judgeAnswer(exchange('deleteCustomer', 204, { deleted: true }), accepted('CUSTOMER-DELETE-204'));
-  assert.deepEqual(withBody.map((j) => j.rule), ['CUSTOMER-DELETE-204']);
+  assert.deepEqual(
+    withBody.map((j) => j.rule),
+    ['CUSTOMER-DELETE-204'],
+  );
   assert.equal(withBody[0]?.violations[0]?.location, 'body');
   const noted = judgeAnswer(at(500), noting(refused('CUSTOMER-ID-INTEGER'), 'or 204 for a 64-bit id'));
   assert.match(noted[0]!.violations[0]!.expected, /a 4xx status \(or 204 for a 64-bit id\)/);
@@ -126,12 +198,26 @@ test('an input of a known class: its rule carries the whole verdict, the registe
   const judge = (fields: Record<string, unknown>, status = 201) =>
     judgeAnswer(
       exchange('createTransaction', status, transaction(fields)),
-      classified(rule, input, false, (reading) => ({ read: bodyAsRead({ ...sent, description: null }, '/description', reading) })),
+      classified(rule, input, false, (reading) => ({
+        read: bodyAsRead({ ...sent, description: null }, '/description', reading),
+      })),
     );
-  assert.deepEqual(judge({ description: null }).map((j) => [j.rule, j.violations.length]), [[rule, 0]]);
-  assert.deepEqual(judge({ amount: 2 }).map((j) => [j.rule, j.violations.length > 0]), [[rule, true]]);
-  assert.deepEqual(judge({}, 422).map((j) => [j.rule, j.violations.length]), [[rule, 0]]);
-  assert.deepEqual(judge({}, 500).map((j) => [j.rule, j.violations.length]), [[rule, 1]]);
+  assert.deepEqual(
+    judge({ description: null }).map((j) => [j.rule, j.violations.length]),
+    [[rule, 0]],
+  );
+  assert.deepEqual(
+    judge({ amount: 2 }).map((j) => [j.rule, j.violations.length > 0]),
+    [[rule, true]],
+  );
+  assert.deepEqual(
+    judge({}, 422).map((j) => [j.rule, j.violations.length]),
+    [[rule, 0]],
+  );
+  assert.deepEqual(
+    judge({}, 500).map((j) => [j.rule, j.violations.length]),
+    [[rule, 1]],
+  );
 });
 
 test('a test asserts the rules of its kind, and of the other kind only what it relies on, as a precondition', () => {
@@ -139,17 +225,23 @@ test('a test asserts the rules of its kind, and of the other kind only what it r
   const judgements = judgeAnswer(answer, accepted('LINK-2XX'));
   assert.deepEqual(failing(judgements), ['LINK-SCHEMA', 'LINK-TOKEN-STRING', 'LINK-URL-ABSOLUTE']);
   const asserted = (kind: 'documented' | 'inferred', prerequisite = false) =>
-    assertedJudgements(answer, accepted('LINK-2XX'), judgements, kind, prerequisite).map((j) => `${j.rule}${j.precondition ? ' (precondition)' : ''}`);
+    assertedJudgements(answer, accepted('LINK-2XX'), judgements, kind, prerequisite).map(
+      (j) => `${j.rule}${j.precondition ? ' (precondition)' : ''}`,
+    );
   assert.deepEqual(asserted('inferred'), ['LINK-2XX', 'LINK-URL-ABSOLUTE']);
   assert.deepEqual(asserted('inferred', true), ['LINK-2XX', 'LINK-SCHEMA (precondition)', 'LINK-URL-ABSOLUTE']);
-  assert.deepEqual(asserted('documented'), ['LINK-2XX (precondition)', 'LINK-SCHEMA', 'JSON-CONTENT-TYPE', 'LINK-TOKEN-STRING']);
-  // An expectation the test does not rely on (accept or refuse) is left to the other kind's tests.
-  const open = judgeAnswer(answer, either('CUSTOMER-REFERENCE-NOT-5XX'));
-  assert.deepEqual(assertedJudgements(answer, either('CUSTOMER-REFERENCE-NOT-5XX'), open, 'documented').map((j) => j.rule), [
+  assert.deepEqual(asserted('documented'), [
+    'LINK-2XX (precondition)',
     'LINK-SCHEMA',
     'JSON-CONTENT-TYPE',
     'LINK-TOKEN-STRING',
   ]);
+  // An expectation the test does not rely on (accept or refuse) is left to the other kind's tests.
+  const open = judgeAnswer(answer, either('CUSTOMER-REFERENCE-NOT-5XX'));
+  assert.deepEqual(
+    assertedJudgements(answer, either('CUSTOMER-REFERENCE-NOT-5XX'), open, 'documented').map((j) => j.rule),
+    ['LINK-SCHEMA', 'JSON-CONTENT-TYPE', 'LINK-TOKEN-STRING'],
+  );
 });
 
 test('judging marks the exchange, so that the API client can tell a test that left an answer unjudged', () => {

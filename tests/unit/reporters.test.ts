@@ -25,7 +25,14 @@ import {
 import ConformanceReporter, { outputFiles, recordOf, stripAnsi } from '../../reporters/conformance-reporter.ts';
 import FreshAllureResults from '../../reporters/fresh-allure-results.ts';
 import AllureReporter, { UnsyncedWriter } from '../../reporters/allure-reporter.ts';
-import { cell, firstLine, renderCoverageMarkdown, renderMatrixMarkdown, strictWarning, type RunHeader } from '../../reporters/markdown.ts';
+import {
+  cell,
+  firstLine,
+  renderCoverageMarkdown,
+  renderMatrixMarkdown,
+  strictWarning,
+  type RunHeader,
+} from '../../reporters/markdown.ts';
 import { parseStatusAnnotation, recordedRequests } from '../../reporters/status-annotation.ts';
 import {
   allureCategories,
@@ -67,7 +74,9 @@ const asThrown = (message: string, name = 'Error'): string => `${name}: ${messag
 
 describe('failure categories', () => {
   test('a status violation of a rule is non-conformance: status, and the message names the rule', () => {
-    const message = ruleFailureMessage('CUSTOMER-DELETE-404', exchange(), [{ location: 'status', expected: '404', actual: '200' }]);
+    const message = ruleFailureMessage('CUSTOMER-DELETE-404', exchange(), [
+      { location: 'status', expected: '404', actual: '200' },
+    ]);
     assert.equal(classifyFailure(asThrown(message)).id, 'non-conformance-status');
     assert.equal(ruleNamedBy(asThrown(message)), 'CUSTOMER-DELETE-404');
   });
@@ -84,47 +93,87 @@ describe('failure categories', () => {
   });
 
   test('status wins over body when a message has both', () => {
-    const message = ruleFailureMessage('TXN-CREATE-SCHEMA', exchange({ operation: 'createTransaction', method: 'POST' }), [
-      { location: 'body /amount', expected: 'type integer', actual: '"12" (string)' },
-      { location: 'status', expected: 'a 2xx status', actual: '500' },
-    ]);
+    const message = ruleFailureMessage(
+      'TXN-CREATE-SCHEMA',
+      exchange({ operation: 'createTransaction', method: 'POST' }),
+      [
+        { location: 'body /amount', expected: 'type integer', actual: '"12" (string)' },
+        { location: 'status', expected: 'a 2xx status', actual: '500' },
+      ],
+    );
     assert.equal(classifyFailure(asThrown(message)).id, 'non-conformance-status');
   });
 
   test('a precondition failure is non-conformance too, and names the rule that broke', () => {
-    const message = `precondition failed: ${ruleFailureMessage('TXN-CREATE-2XX', exchange({ operation: 'createTransaction', method: 'POST', status: 500 }), [
-      { location: 'status', expected: 'a 2xx status', actual: '500' },
-    ])}`;
+    const message = `precondition failed: ${ruleFailureMessage(
+      'TXN-CREATE-2XX',
+      exchange({ operation: 'createTransaction', method: 'POST', status: 500 }),
+      [{ location: 'status', expected: 'a 2xx status', actual: '500' }],
+    )}`;
     assert.equal(classifyFailure(asThrown(message, 'PreconditionError')).id, 'non-conformance-status');
     assert.equal(ruleNamedBy(asThrown(message, 'PreconditionError')), 'TXN-CREATE-2XX');
   });
 
   test('authentication rules, and a refused key (401 where a rule expected else), are authentication', () => {
-    const rule = ruleFailureMessage('AUTH-DELETE-401', exchange(), [{ location: 'status', expected: '401', actual: '204' }]);
+    const rule = ruleFailureMessage('AUTH-DELETE-401', exchange(), [
+      { location: 'status', expected: '401', actual: '204' },
+    ]);
     assert.equal(classifyFailure(asThrown(rule)).id, 'authentication');
-    const refused = ruleFailureMessage('CUSTOMER-DELETE-404', exchange({ status: 401 }), [{ location: 'status', expected: '404', actual: '401' }]);
+    const refused = ruleFailureMessage('CUSTOMER-DELETE-404', exchange({ status: 401 }), [
+      { location: 'status', expected: '404', actual: '401' },
+    ]);
     assert.equal(classifyFailure(asThrown(refused)).id, 'authentication');
   });
 
   test('target unavailable, rate limited, and anything else', () => {
-    assert.equal(classifyFailure(asThrown('target unavailable: getBalance: ECONNREFUSED', 'TransportError')).id, 'target-unavailable');
+    assert.equal(
+      classifyFailure(asThrown('target unavailable: getBalance: ECONNREFUSED', 'TransportError')).id,
+      'target-unavailable',
+    );
     assert.equal(classifyFailure('rate limited: getBalance answered 429 on 4 attempts').id, 'rate-limited');
     assert.equal(classifyFailure('Test timeout of 60000ms exceeded.').id, 'suite-error');
-    assert.equal(classifyFailure(asThrown("Cannot read properties of undefined (reading 'id')", 'TypeError')).id, 'suite-error');
+    assert.equal(
+      classifyFailure(asThrown("Cannot read properties of undefined (reading 'id')", 'TypeError')).id,
+      'suite-error',
+    );
     assert.equal(ruleNamedBy('Test timeout of 60000ms exceeded.'), undefined);
   });
 
   test('the categories end in a catch-all, and Allure gets them with its statuses', () => {
     assert.equal(failureCategories.at(-1)?.messageRegex, undefined);
     const forAllure = allureCategories();
-    assert.deepEqual(forAllure.map((category) => category.name), failureCategories.map((category) => category.name));
+    assert.deepEqual(
+      forAllure.map((category) => category.name),
+      failureCategories.map((category) => category.name),
+    );
     assert.deepEqual(forAllure[0]?.matchedStatuses, ['failed', 'broken']);
   });
 });
 
-const ruleA: Rule = { id: 'RULE-A', kind: 'documented', section: 'S', operations: ['getBalance', 'getCurrency'], text: 'A.', reference: 'a' };
-const ruleB: Rule = { id: 'RULE-B', kind: 'inferred', section: 'S', operations: ['getCurrency'], text: 'B.', reference: 'b' };
-const ruleC: Rule = { id: 'RULE-C', kind: 'inferred', section: 'S', operations: ['deleteCustomer'], text: 'C | pipe.', reference: 'c' };
+const ruleA: Rule = {
+  id: 'RULE-A',
+  kind: 'documented',
+  section: 'S',
+  operations: ['getBalance', 'getCurrency'],
+  text: 'A.',
+  reference: 'a',
+};
+const ruleB: Rule = {
+  id: 'RULE-B',
+  kind: 'inferred',
+  section: 'S',
+  operations: ['getCurrency'],
+  text: 'B.',
+  reference: 'b',
+};
+const ruleC: Rule = {
+  id: 'RULE-C',
+  kind: 'inferred',
+  section: 'S',
+  operations: ['deleteCustomer'],
+  text: 'C | pipe.',
+  reference: 'c',
+};
 const syntheticRules = [ruleA, ruleB, ruleC];
 const columns = ['deleteCustomer', 'getBalance', 'getCurrency'];
 
@@ -159,7 +208,12 @@ describe('verdicts', () => {
 
 /** A failure that names no rule, of a category that is not a verdict on the target. */
 const undecided = (category: 'target-unavailable' | 'rate-limited' | 'suite-error'): TestRecord['failure'] => ({
-  message: { 'target-unavailable': 'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); not repeated because it may have created something', 'rate-limited': 'rate limited: GET /v1/balances/1 answered 429 on 4 attempts', 'suite-error': 'Test timeout of 60000ms exceeded.' }[category],
+  message: {
+    'target-unavailable':
+      'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); not repeated because it may have created something',
+    'rate-limited': 'rate limited: GET /v1/balances/1 answered 429 on 4 attempts',
+    'suite-error': 'Test timeout of 60000ms exceeded.',
+  }[category],
   category,
   categoryName: category,
   rules: [],
@@ -168,7 +222,11 @@ const undecided = (category: 'target-unavailable' | 'rate-limited' | 'suite-erro
 
 describe('verdicts that are not a verdict on the target (issue 13, item 4)', () => {
   test('a transport fault, a rate limit or an error of the suite never reads as a broken rule', () => {
-    for (const [category, expected] of [['target-unavailable', 'unavailable'], ['rate-limited', 'rate-limited'], ['suite-error', 'suite-error']] as const) {
+    for (const [category, expected] of [
+      ['target-unavailable', 'unavailable'],
+      ['rate-limited', 'rate-limited'],
+      ['suite-error', 'suite-error'],
+    ] as const) {
       const test = record({ rules: ['RULE-A', 'RULE-B'], outcome: 'failed', failure: undecided(category) });
       assert.equal(outcomeForRule(test, 'RULE-A'), expected);
       assert.equal(combineVerdicts([outcomeForRule(test, 'RULE-B')]), expected);
@@ -195,56 +253,130 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
   });
 
   test('a test skipped because the target was found unreachable earlier counts as unavailable, not as skipped', () => {
-    const test = record({ rules: ['RULE-A'], outcome: 'skipped', skipReason: 'target unavailable: not sent (GET /v1/balances/1); the target was found unreachable earlier in this run' });
+    const test = record({
+      rules: ['RULE-A'],
+      outcome: 'skipped',
+      skipReason:
+        'target unavailable: not sent (GET /v1/balances/1); the target was found unreachable earlier in this run',
+    });
     assert.equal(outcomeForRule(test, 'RULE-A'), 'unavailable');
-    assert.equal(outcomeForRule(record({ rules: ['RULE-A'], outcome: 'skipped', skipReason: 'writes are off on a live target' }), 'RULE-A'), 'skipped');
+    assert.equal(
+      outcomeForRule(
+        record({ rules: ['RULE-A'], outcome: 'skipped', skipReason: 'writes are off on a live target' }),
+        'RULE-A',
+      ),
+      'skipped',
+    );
   });
 
   test('matrix, coverage and their Markdown: own symbols, counted apart, explained in the legend', () => {
     const tests: TestRecord[] = [
-      record({ title: 'a unavailable', rules: ['RULE-A'], outcome: 'failed', failure: undecided('target-unavailable'), requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 503 }] }),
+      record({
+        title: 'a unavailable',
+        rules: ['RULE-A'],
+        outcome: 'failed',
+        failure: undecided('target-unavailable'),
+        requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 503 }],
+      }),
       record({ title: 'b rate limited', rules: ['RULE-B'], outcome: 'failed', failure: undecided('rate-limited') }),
       record({ title: 'c suite error', rules: ['RULE-C'], outcome: 'failed', failure: undecided('suite-error') }),
     ];
     const matrix = buildMatrix(syntheticRules, columns, tests);
     assert.deepEqual(
       matrix.cells.map((found) => [found.rule, found.operation, found.verdict]),
-      [['RULE-A', 'getBalance', 'unavailable'], ['RULE-B', 'getCurrency', 'rate-limited'], ['RULE-C', 'deleteCustomer', 'suite-error']],
+      [
+        ['RULE-A', 'getBalance', 'unavailable'],
+        ['RULE-B', 'getCurrency', 'rate-limited'],
+        ['RULE-C', 'deleteCustomer', 'suite-error'],
+      ],
     );
     const coverage = buildCoverage(syntheticRules, tests);
-    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 0, skip: 0, unavailable: 1, 'rate-limited': 1, 'suite-error': 1, lenient: 0, notCovered: 0 });
-    const header: RunHeader = { target: 'http://127.0.0.1:1/v1', environment: 'sandbox', runId: 'r1', finishedAt: '2026-01-01T00:00:00Z' };
+    assert.deepEqual(coverage.totals, {
+      rules: 3,
+      pass: 0,
+      fail: 0,
+      skip: 0,
+      unavailable: 1,
+      'rate-limited': 1,
+      'suite-error': 1,
+      lenient: 0,
+      notCovered: 0,
+    });
+    const header: RunHeader = {
+      target: 'http://127.0.0.1:1/v1',
+      environment: 'sandbox',
+      runId: 'r1',
+      finishedAt: '2026-01-01T00:00:00Z',
+    };
     const matrixText = renderMatrixMarkdown(matrix, header);
-    assert.match(matrixText, /^\| RULE-A \| documented \|  \| 🔌 503 \| ⚠️ not covered \|$/m);
-    assert.match(matrixText, /^\| RULE-B \| inferred \|  \|  \| 🚦 \|$/m);
-    assert.match(matrixText, /^\| RULE-C \| inferred \| 🐞 \|  \|  \|$/m);
+    assert.match(matrixText, /^\| RULE-A \| documented \| {2}\| 🔌 503 \| ⚠️ not covered \|$/m);
+    assert.match(matrixText, /^\| RULE-B \| inferred \| {2}\| {2}\| 🚦 \|$/m);
+    assert.match(matrixText, /^\| RULE-C \| inferred \| 🐞 \| {2}\| {2}\|$/m);
     assert.doesNotMatch(matrixText.split('Legend:')[0]!, /❌/, 'no cell reads as a broken rule');
     const coverageText = renderCoverageMarkdown(coverage, header);
-    assert.match(coverageText, /^\| RULE-A \| documented \| 🔌 target unavailable \| 🔌 a unavailable \| target-unavailable: target unavailable: POST/m);
-    assert.match(coverageText, /3 rules: 0 pass, 0 fail, 1 suite error, 1 target unavailable, 1 rate limited, 0 skip, 0 not covered/);
+    assert.match(
+      coverageText,
+      /^\| RULE-A \| documented \| 🔌 target unavailable \| 🔌 a unavailable \| target-unavailable: target unavailable: POST/m,
+    );
+    assert.match(
+      coverageText,
+      /3 rules: 0 pass, 0 fail, 1 suite error, 1 target unavailable, 1 rate limited, 0 skip, 0 not covered/,
+    );
     for (const text of [matrixText, coverageText]) {
       const legend = text.slice(text.indexOf('Legend:'));
-      for (const symbol of ['✅', '❌', '⏭️', '🔌', '🚦', '🐞', '⚠️']) assert.ok(legend.includes(symbol), `the legend explains ${symbol}`);
+      for (const symbol of ['✅', '❌', '⏭️', '🔌', '🚦', '🐞', '⚠️'])
+        assert.ok(legend.includes(symbol), `the legend explains ${symbol}`);
     }
   });
 
   test('a lenient pass (an open input --strict refuses was accepted) has its own symbol, its note, and the console warning', () => {
     const tests: TestRecord[] = [
-      record({ title: 'open input', rules: ['RULE-A'], outcome: 'passed', lenient: [{ rule: 'RULE-A', note: 'POST /v1/transactions → 201: /amount = "1500" (string) accepted' }] }),
+      record({
+        title: 'open input',
+        rules: ['RULE-A'],
+        outcome: 'passed',
+        lenient: [{ rule: 'RULE-A', note: 'POST /v1/transactions → 201: /amount = "1500" (string) accepted' }],
+      }),
       record({ title: 'other', rules: ['RULE-B'], outcome: 'passed' }),
     ];
     assert.equal(outcomeForRule(tests[0]!, 'RULE-A'), 'lenient');
     const coverage = buildCoverage(syntheticRules, tests);
     assert.deepEqual(
       coverage.rules.map((entry) => [entry.id, entry.verdict]),
-      [['RULE-A', 'lenient'], ['RULE-B', 'pass'], ['RULE-C', 'not covered']],
+      [
+        ['RULE-A', 'lenient'],
+        ['RULE-B', 'pass'],
+        ['RULE-C', 'not covered'],
+      ],
     );
-    const header: RunHeader = { target: 'http://127.0.0.1:1/v1', environment: 'sandbox', runId: 'r1', finishedAt: '2026-01-01T00:00:00Z' };
-    assert.match(renderCoverageMarkdown(coverage, header), /^\| RULE-A \| documented \| 🟡 lenient pass \| 🟡 open input \| --strict fails it: POST \/v1\/transactions → 201/m);
+    const header: RunHeader = {
+      target: 'http://127.0.0.1:1/v1',
+      environment: 'sandbox',
+      runId: 'r1',
+      finishedAt: '2026-01-01T00:00:00Z',
+    };
+    assert.match(
+      renderCoverageMarkdown(coverage, header),
+      /^\| RULE-A \| documented \| 🟡 lenient pass \| 🟡 open input \| --strict fails it: POST \/v1\/transactions → 201/m,
+    );
     assert.match(renderMatrixMarkdown(buildMatrix(syntheticRules, columns, tests), header), /🟡/);
-    assert.match(strictWarning(coverage) ?? '', /^collect-conformance: warning: 1 rule\(s\) passed only because .*\n  🟡 RULE-A: POST/);
+    assert.match(
+      strictWarning(coverage) ?? '',
+      /^collect-conformance: warning: 1 rule\(s\) passed only because .*\n {2}🟡 RULE-A: POST/,
+    );
     assert.equal(strictWarning(buildCoverage(syntheticRules, [tests[1]!])), null);
-    const recorded = recordOf(fakeTest({ title: 't', rules: ['RULE-A'], outcome: 'expected', status: 'passed', statuses: [], errors: [], lenient: ['RULE-A: POST /v1/transactions → 201: accepted'] }), '/project');
+    const recorded = recordOf(
+      fakeTest({
+        title: 't',
+        rules: ['RULE-A'],
+        outcome: 'expected',
+        status: 'passed',
+        statuses: [],
+        errors: [],
+        lenient: ['RULE-A: POST /v1/transactions → 201: accepted'],
+      }),
+      '/project',
+    );
     assert.deepEqual(recorded.lenient, [{ rule: 'RULE-A', note: 'POST /v1/transactions → 201: accepted' }]);
   });
 
@@ -256,7 +388,9 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
         outcome: 'unexpected',
         status: 'failed',
         statuses: [],
-        errors: ['TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); not repeated because it may have created something'],
+        errors: [
+          'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); not repeated because it may have created something',
+        ],
       }),
       '/project',
     );
@@ -267,7 +401,11 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
 
 describe('conformance matrix and rule coverage', () => {
   const tests: TestRecord[] = [
-    record({ title: 'a on balance', rules: ['RULE-A'], requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 200 }] }),
+    record({
+      title: 'a on balance',
+      rules: ['RULE-A'],
+      requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 200 }],
+    }),
     record({
       title: 'a on currency',
       rules: ['RULE-A'],
@@ -283,8 +421,15 @@ describe('conformance matrix and rule coverage', () => {
 
   test('cells carry the verdict and the statuses each operation answered; a test with no request counts for every operation of its rule', () => {
     const matrix = buildMatrix(syntheticRules, columns, tests);
-    const cellOf = (rule: string, operation: string) => matrix.cells.find((c) => c.rule === rule && c.operation === operation);
-    assert.deepEqual(cellOf('RULE-A', 'getBalance'), { operation: 'getBalance', rule: 'RULE-A', verdict: 'pass', tests: ['a on balance'], statuses: [200] });
+    const cellOf = (rule: string, operation: string) =>
+      matrix.cells.find((c) => c.rule === rule && c.operation === operation);
+    assert.deepEqual(cellOf('RULE-A', 'getBalance'), {
+      operation: 'getBalance',
+      rule: 'RULE-A',
+      verdict: 'pass',
+      tests: ['a on balance'],
+      statuses: [200],
+    });
     assert.deepEqual(cellOf('RULE-A', 'getCurrency')?.statuses, [200, 500]);
     assert.equal(cellOf('RULE-A', 'getCurrency')?.verdict, 'fail');
     assert.equal(cellOf('RULE-B', 'getCurrency')?.verdict, 'skip');
@@ -294,21 +439,46 @@ describe('conformance matrix and rule coverage', () => {
 
   test('coverage lists every rule with its tests and verdict, and the rules no test covers', () => {
     const coverage = buildCoverage(syntheticRules, tests);
-    assert.deepEqual(coverage.rules.map((entry) => [entry.id, entry.verdict]), [['RULE-A', 'fail'], ['RULE-B', 'skip'], ['RULE-C', 'not covered']]);
+    assert.deepEqual(
+      coverage.rules.map((entry) => [entry.id, entry.verdict]),
+      [
+        ['RULE-A', 'fail'],
+        ['RULE-B', 'skip'],
+        ['RULE-C', 'not covered'],
+      ],
+    );
     assert.deepEqual(coverage.uncovered, ['RULE-C']);
-    assert.deepEqual(coverage.totals, { rules: 3, pass: 0, fail: 1, skip: 1, unavailable: 0, 'rate-limited': 0, 'suite-error': 0, lenient: 0, notCovered: 1 });
+    assert.deepEqual(coverage.totals, {
+      rules: 3,
+      pass: 0,
+      fail: 1,
+      skip: 1,
+      unavailable: 0,
+      'rate-limited': 0,
+      'suite-error': 0,
+      lenient: 0,
+      notCovered: 1,
+    });
     assert.equal(coverage.rules[0]?.tests[1]?.category, 'non-conformance-status');
   });
 
   test('Markdown: one row per rule, marks and statuses in cells, empty where the rule does not apply, pipes escaped', () => {
-    const header: RunHeader = { target: 'http://127.0.0.1:1/v1', environment: 'sandbox', runId: 'r1', finishedAt: '2026-01-01T00:00:00Z' };
+    const header: RunHeader = {
+      target: 'http://127.0.0.1:1/v1',
+      environment: 'sandbox',
+      runId: 'r1',
+      finishedAt: '2026-01-01T00:00:00Z',
+    };
     const matrix = renderMatrixMarkdown(buildMatrix(syntheticRules, columns, tests), header);
     assert.match(matrix, /^\| Rule \| Kind \| deleteCustomer \| getBalance \| getCurrency \|$/m);
-    assert.match(matrix, /^\| RULE-A \| documented \|  \| ✅ 200 \| ❌ 200, 500 \|$/m);
-    assert.match(matrix, /^\| RULE-B \| inferred \|  \|  \| ⏭️ \|$/m);
-    assert.match(matrix, /^\| RULE-C \| inferred \| ⚠️ not covered \|  \|  \|$/m);
+    assert.match(matrix, /^\| RULE-A \| documented \| {2}\| ✅ 200 \| ❌ 200, 500 \|$/m);
+    assert.match(matrix, /^\| RULE-B \| inferred \| {2}\| {2}\| ⏭️ \|$/m);
+    assert.match(matrix, /^\| RULE-C \| inferred \| ⚠️ not covered \| {2}\| {2}\|$/m);
     const coverage = renderCoverageMarkdown(buildCoverage(syntheticRules, tests), header);
-    assert.match(coverage, /^\| RULE-A \| documented \| ❌ fail \| a on balance<br>❌ a on currency \| Non-conformance: status: RULE-B \(inferred\) violated by/m);
+    assert.match(
+      coverage,
+      /^\| RULE-A \| documented \| ❌ fail \| a on balance<br>❌ a on currency \| Non-conformance: status: RULE-B \(inferred\) violated by/m,
+    );
     assert.match(coverage, /Rules no test covers: RULE-C\./);
     assert.equal(cell('a | b\nc'), 'a \\| b c');
     assert.equal(firstLine('PreconditionError: x\ny'), 'x');
@@ -324,7 +494,13 @@ describe('status annotations', () => {
       status: 200,
     });
     assert.equal(parseStatusAnnotation('documented'), undefined);
-    assert.equal(recordedRequests([{ type: 'rule', description: 'X' }, { type: 'status', description: 'getBalance GET /balances/1 → 404' }]).length, 1);
+    assert.equal(
+      recordedRequests([
+        { type: 'rule', description: 'X' },
+        { type: 'status', description: 'getBalance GET /balances/1 → 404' },
+      ]).length,
+      1,
+    );
   });
 });
 
@@ -340,7 +516,10 @@ function fakeTest(options: {
 }): TestCase {
   const fake = {
     title: options.title,
-    annotations: [{ type: 'kind', description: 'documented' }, ...options.rules.map((id) => ({ type: 'rule', description: id }))],
+    annotations: [
+      { type: 'kind', description: 'documented' },
+      ...options.rules.map((id) => ({ type: 'rule', description: id })),
+    ],
     location: { file: '/project/tests/conformance/x.spec.ts', line: 3, column: 1 },
     titlePath: () => ['', 'conformance', 'x.spec.ts', 'describe', options.title],
     outcome: () => options.outcome,
@@ -371,13 +550,17 @@ describe('the Playwright reporter', () => {
       outcome: 'unexpected',
       status: 'failed',
       statuses: ['deleteCustomer DELETE /customers/9 → 200'],
-      errors: [`\u001b[31mError: CUSTOMER-DELETE-404 (documented) violated by deleteCustomer: DELETE /v1/customers/9 → 200\n  at status: expected 404, actual 200\n  key ${secret}\u001b[39m`],
+      errors: [
+        `\u001b[31mError: CUSTOMER-DELETE-404 (documented) violated by deleteCustomer: DELETE /v1/customers/9 → 200\n  at status: expected 404, actual 200\n  key ${secret}\u001b[39m`,
+      ],
     });
     const recorded = recordOf(test, '/project');
     assert.equal(recorded.title, 'describe › unknown id');
     assert.equal(recorded.location, 'tests/conformance/x.spec.ts:3');
     assert.deepEqual(recorded.rules, ['CUSTOMER-DELETE-404']);
-    assert.deepEqual(recorded.requests, [{ operation: 'deleteCustomer', method: 'DELETE', path: '/customers/9', status: 200 }]);
+    assert.deepEqual(recorded.requests, [
+      { operation: 'deleteCustomer', method: 'DELETE', path: '/customers/9', status: 200 },
+    ]);
     assert.equal(recorded.failure?.category, 'non-conformance-status');
     assert.deepEqual(recorded.failure?.rules, ['CUSTOMER-DELETE-404']);
     assert.ok(!recorded.failure?.message.includes(secret), 'the key is masked');
@@ -395,13 +578,21 @@ describe('the Playwright reporter', () => {
     try {
       const reporter = new ConformanceReporter({ outputDir: join(directory, 'out') });
       const tests = [
-        fakeTest({ title: 'deleted', rules: ['CUSTOMER-DELETE-204'], outcome: 'expected', status: 'passed', statuses: ['deleteCustomer DELETE /customers/1 → 204'] }),
+        fakeTest({
+          title: 'deleted',
+          rules: ['CUSTOMER-DELETE-204'],
+          outcome: 'expected',
+          status: 'passed',
+          statuses: ['deleteCustomer DELETE /customers/1 → 204'],
+        }),
         fakeTest({ title: 'skipped', rules: ['BALANCE-2XX'], outcome: 'skipped', status: 'skipped', statuses: [] }),
       ];
       const suite = { allTests: () => tests } as unknown as Suite;
       reporter.onBegin({ rootDir: '/project' } as FullConfig, suite);
       reporter.onEnd({ status: 'passed', startTime: new Date(), duration: 1 });
-      const coverage = JSON.parse(readFileSync(join(directory, 'out', outputFiles.coverageJson), 'utf8')) as ReturnType<typeof buildCoverage>;
+      const coverage = JSON.parse(readFileSync(join(directory, 'out', outputFiles.coverageJson), 'utf8')) as ReturnType<
+        typeof buildCoverage
+      >;
       assert.equal(coverage.rules.length, rules.length);
       assert.equal(coverage.rules.find((entry) => entry.id === 'CUSTOMER-DELETE-204')?.verdict, 'pass');
       assert.equal(coverage.rules.find((entry) => entry.id === 'BALANCE-2XX')?.verdict, 'skip');
@@ -430,12 +621,20 @@ describe('Allure labels and environment', () => {
     assert.equal(severityOf([{ kind: 'documented' }]), 'critical');
     assert.equal(severityOf([{ kind: 'inferred' }]), 'normal');
     assert.equal(headingAnchor(' 1. Delete a customer'), '1-delete-a-customer');
-    assert.deepEqual(ruleSectionLink(entry), { url: 'api-reference.md#1-delete-a-customer', name: 'Reference: Endpoints > 1. Delete a customer' });
+    assert.deepEqual(ruleSectionLink(entry), {
+      url: 'api-reference.md#1-delete-a-customer',
+      name: 'Reference: Endpoints > 1. Delete a customer',
+    });
   });
 
   test('features are the operations of the rules that the test called', () => {
-    assert.deepEqual(testOperations(['AUTH-BEARER-ACCEPTED'], ['createTransaction', 'getPaymentLink']), ['createTransaction', 'getPaymentLink']);
-    assert.deepEqual(testOperations(['CUSTOMER-DELETE-GONE'], ['createCustomer', 'deleteCustomer']), ['deleteCustomer']);
+    assert.deepEqual(testOperations(['AUTH-BEARER-ACCEPTED'], ['createTransaction', 'getPaymentLink']), [
+      'createTransaction',
+      'getPaymentLink',
+    ]);
+    assert.deepEqual(testOperations(['CUSTOMER-DELETE-GONE'], ['createCustomer', 'deleteCustomer']), [
+      'deleteCustomer',
+    ]);
     assert.deepEqual(testOperations(['LINK-2XX'], []), ['getPaymentLink']);
     assert.deepEqual(testOperations([], ['getBalance', 'getBalance']), ['getBalance']);
   });
@@ -490,7 +689,10 @@ test('the Allure writer writes the files of allure-js-commons, without fsync; th
   const source = join(ours, 'source.txt');
   writeFileSync(source, 'copied');
   try {
-    for (const writer of [new UnsyncedWriter(join(ours, 'out')), new FileSystemWriter({ resultsDir: join(theirs, 'out') })]) {
+    for (const writer of [
+      new UnsyncedWriter(join(ours, 'out')),
+      new FileSystemWriter({ resultsDir: join(theirs, 'out') }),
+    ]) {
       writer.writeResult({ uuid: 'r1', name: 'a test' } as never);
       writer.writeGroup({ uuid: 'g1', children: [] } as never);
       writer.writeAttachment('a1-attachment.txt', Buffer.from('body'));
@@ -499,11 +701,26 @@ test('the Allure writer writes the files of allure-js-commons, without fsync; th
       writer.writeCategoriesDefinitions([{ name: 'broken rule' }]);
       writer.writeGlobals('x-globals.json', { attachments: [], errors: [] });
     }
-    for (const name of ['r1-result.json', 'g1-container.json', 'a1-attachment.txt', 'a2-attachment.txt', 'environment.properties', 'categories.json', 'x-globals.json']) {
-      assert.equal(readFileSync(join(ours, 'out', name), 'utf8'), readFileSync(join(theirs, 'out', name), 'utf8'), name);
+    for (const name of [
+      'r1-result.json',
+      'g1-container.json',
+      'a1-attachment.txt',
+      'a2-attachment.txt',
+      'environment.properties',
+      'categories.json',
+      'x-globals.json',
+    ]) {
+      assert.equal(
+        readFileSync(join(ours, 'out', name), 'utf8'),
+        readFileSync(join(theirs, 'out', name), 'utf8'),
+        name,
+      );
     }
     const reporter = new AllureReporter({ resultsDir: join(ours, 'results') });
-    reporter.onBegin({ rootDir: ours, projects: [] } as unknown as FullConfig, { allTests: () => [] } as unknown as Suite);
+    reporter.onBegin(
+      { rootDir: ours, projects: [] } as unknown as FullConfig,
+      { allTests: () => [] } as unknown as Suite,
+    );
     assert.ok(reporter.allureRuntime?.writer instanceof UnsyncedWriter);
   } finally {
     rmSync(ours, { recursive: true, force: true });

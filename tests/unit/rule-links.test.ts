@@ -99,7 +99,7 @@ test("the checker fails on a variant without rules, a stray strictKills, a gap r
   const forget = (rules: string[]): string[] => rules.filter((id) => id !== 'LINK-URL-ABSOLUTE');
   const forgetful = sources.variants.map((v) => (v.gaps.includes(row.id) ? { ...v, rules: forget(v.rules) } : v));
   assert.deepEqual(linkProblems(planted({ variants: forgetful })), [
-    'gap row payment-url: LINK-URL-ABSOLUTE is named by none of the row\'s variants (variant.payment-url-deep-link)',
+    "gap row payment-url: LINK-URL-ABSOLUTE is named by none of the row's variants (variant.payment-url-deep-link)",
   ]);
 });
 
@@ -109,7 +109,10 @@ test("a rule's hub gathers what names it: roles, input cases, mutants, variants,
   assert.ok(hub.inputCases.length > 0 && hub.inputCases.every((entry) => entry.class === 'must-refuse'));
   assert.ok(hub.mutants.some((mutant) => mutant.name === 'createTransaction.invalid-input-5xx'));
   assert.ok(hub.variants.some((variant) => variant.name === 'variant.invalid-input-422'));
-  assert.deepEqual(hub.gapRows.map((row) => row.id), ['error-status', 'coercion']);
+  assert.deepEqual(
+    hub.gapRows.map((row) => row.id),
+    ['error-status', 'coercion'],
+  );
   assert.throws(() => ruleHub('NO-SUCH-RULE'), /unknown rule id/);
   // Every link of a rule is in its hub (tests aside: they come from the listing).
   const links = ruleLinks(sources).filter((link) => link.rule === 'TXN-CREATE-INVALID-4XX');

@@ -18,10 +18,16 @@ interface SchemaCases {
   invalid: Array<{ name: string; value: unknown; pointer: string; layer?: SchemaLayer }>;
 }
 
-const wider: Record<SchemaLayer, SchemaLayer[]> = { reference: [], strict: ['reference'], safe: ['reference', 'strict'] };
+const wider: Record<SchemaLayer, SchemaLayer[]> = {
+  reference: [],
+  strict: ['reference'],
+  safe: ['reference', 'strict'],
+};
 
 const casesDir = fileURLToPath(new URL('../schema-cases/', import.meta.url));
-const caseFiles = readdirSync(casesDir).filter((file) => file.endsWith('.json')).sort();
+const caseFiles = readdirSync(casesDir)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 const allCases = caseFiles.map((file) => JSON.parse(readFileSync(casesDir + file, 'utf8')) as SchemaCases);
 
 test('every schema has $id, title and a description citing the reference', () => {
@@ -36,8 +42,10 @@ test('every schema has $id, title and a description citing the reference', () =>
 
 test('every schema has a case file, and every case file names a schema', () => {
   const covered = new Set(allCases.map((cases) => cases.schema));
-  for (const name of schemaDocuments.keys()) assert.ok(covered.has(name as SchemaName), `no tests/schema-cases/${name}.json`);
-  for (const cases of allCases) assert.ok(schemaDocuments.has(cases.schema), `case file for unknown schema ${cases.schema}`);
+  for (const name of schemaDocuments.keys())
+    assert.ok(covered.has(name as SchemaName), `no tests/schema-cases/${name}.json`);
+  for (const cases of allCases)
+    assert.ok(schemaDocuments.has(cases.schema), `case file for unknown schema ${cases.schema}`);
 });
 
 for (const cases of allCases) {
@@ -48,7 +56,8 @@ for (const cases of allCases) {
   }
   for (const { name, value, pointer, layer = 'reference' } of cases.invalid) {
     test(`${cases.schema} rejects: ${name} (at ${pointer || '/'}${layer === 'reference' ? '' : `, ${layer} layer`})`, () => {
-      for (const below of wider[layer]) assert.deepEqual(validateInLayer(below, cases.schema, value), [], `valid in the ${below} layer`);
+      for (const below of wider[layer])
+        assert.deepEqual(validateInLayer(below, cases.schema, value), [], `valid in the ${below} layer`);
       const violations = validateInLayer(layer, cases.schema, value);
       assert.ok(violations.length > 0, 'expected a violation');
       assert.ok(

@@ -12,11 +12,26 @@ import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
 import { isSuccess as isSuccessStatus } from '../../../support/judgment/checks.ts';
 import type { Exchange } from '../../../support/http/exchange.ts';
-import { acceptedSendPhone, acceptedTransactionBody, oneEdgeField, oneEdgeFieldExamples, pinnedOverrides, pinnedValues, type Overrides } from '../../../support/generation/arbitraries.ts';
+import {
+  acceptedSendPhone,
+  acceptedTransactionBody,
+  oneEdgeField,
+  oneEdgeFieldExamples,
+  pinnedOverrides,
+  pinnedValues,
+  type Overrides,
+} from '../../../support/generation/arbitraries.ts';
 import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
 import { classifyField, type ClassifiedInput } from '../../../support/judgment/input-class.ts';
 import { bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
-import { accepted, classified, either, notServerError, noting, type AnswerContext } from '../../../support/judgment/expectations.ts';
+import {
+  accepted,
+  classified,
+  either,
+  notServerError,
+  noting,
+  type AnswerContext,
+} from '../../../support/judgment/expectations.ts';
 import type { Reading } from '../../../support/judgment/readings.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
 import type { OperationId } from '../../../contract/operations.ts';
@@ -66,133 +81,213 @@ async function sendsItsAmount(client: FastClient, target: Target, created: Excha
 const unknownCustomerId = fc.integer({ min: 2 ** 31, max: 2 ** 53 - 1 });
 
 test.describe('properties: edges of what the reference allows', () => {
-  test('property (edges): a creation field at an edge of its documented type is refused with a 4xx or accepted as read, never a 5xx; an accepted edge amount is sent as that amount', covers('TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX', 'SEND-AMOUNT-MATCHES'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    const overrides = targetOverrides(target);
-    const body = acceptedTransactionBody<CreateTransactionBody>(target);
-    const pinned = { ...pinnedValues(target), '/customer/email': edgeEmail(target) };
-    // Every edge of every field first (one safe body, one field moved), then random ones.
-    const [safeBody, safeWithCustomer] = [fc.sample(body, { numRuns: 1, seed: 42 })[0]!, fc.sample(withCustomer(target), { numRuns: 1, seed: 42 })[0]!];
-    await runProperty({
-      testInfo,
-      target,
-      examples: [
-        ...oneEdgeFieldExamples('create-transaction-body', safeBody, ['/description', '/amount', '/callback_url', '/custom_metadata', '/currency/iso', '/mode'], pinned),
-        ...oneEdgeFieldExamples('create-transaction-body', safeWithCustomer, ['/customer/email', '/customer/firstname', '/customer/lastname'], pinned),
-      ],
-      // Customer names and e-mail are met at their edges by the examples only: each accepted one creates a
-      // customer (labelled with the run id in its e-mail), and cleanup can delete it only when the answer names it.
-      arbitrary: oneEdgeField('create-transaction-body', body, ['/description', '/amount', '/callback_url', '/custom_metadata', '/currency/iso', '/mode'], overrides),
-      async predicate(edge, client) {
-        const exchange = await client.call('createTransaction', { body: edge.body });
-        const input = classifyField('create-transaction-body', edge.pointer, edge.value, { pinned: pinnedValues(target) });
-        const read = (reading: Reading): AnswerContext => ({ read: bodyAsRead(edge.valid, edge.pointer, reading) });
-        holdsAnswer(exchange, classified(creationRule(input), input, target.strict, read));
-        // An amount at an edge that was accepted is followed to its payment: large amounts are where a fee, a
-        // float or a narrower column in the payment path shows. A refusal to send it (a 4xx) is the target's choice.
-        if (edge.pointer === '/amount' && isSuccessStatus(exchange.status)) await sendsItsAmount(client, target, exchange);
-      },
-    });
-  });
+  test(
+    'property (edges): a creation field at an edge of its documented type is refused with a 4xx or accepted as read, never a 5xx; an accepted edge amount is sent as that amount',
+    covers('TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX', 'SEND-AMOUNT-MATCHES'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      const overrides = targetOverrides(target);
+      const body = acceptedTransactionBody<CreateTransactionBody>(target);
+      const pinned = { ...pinnedValues(target), '/customer/email': edgeEmail(target) };
+      // Every edge of every field first (one safe body, one field moved), then random ones.
+      const [safeBody, safeWithCustomer] = [
+        fc.sample(body, { numRuns: 1, seed: 42 })[0]!,
+        fc.sample(withCustomer(target), { numRuns: 1, seed: 42 })[0]!,
+      ];
+      await runProperty({
+        testInfo,
+        target,
+        examples: [
+          ...oneEdgeFieldExamples(
+            'create-transaction-body',
+            safeBody,
+            ['/description', '/amount', '/callback_url', '/custom_metadata', '/currency/iso', '/mode'],
+            pinned,
+          ),
+          ...oneEdgeFieldExamples(
+            'create-transaction-body',
+            safeWithCustomer,
+            ['/customer/email', '/customer/firstname', '/customer/lastname'],
+            pinned,
+          ),
+        ],
+        // Customer names and e-mail are met at their edges by the examples only: each accepted one creates a
+        // customer (labelled with the run id in its e-mail), and cleanup can delete it only when the answer names it.
+        arbitrary: oneEdgeField(
+          'create-transaction-body',
+          body,
+          ['/description', '/amount', '/callback_url', '/custom_metadata', '/currency/iso', '/mode'],
+          overrides,
+        ),
+        async predicate(edge, client) {
+          const exchange = await client.call('createTransaction', { body: edge.body });
+          const input = classifyField('create-transaction-body', edge.pointer, edge.value, {
+            pinned: pinnedValues(target),
+          });
+          const read = (reading: Reading): AnswerContext => ({ read: bodyAsRead(edge.valid, edge.pointer, reading) });
+          holdsAnswer(exchange, classified(creationRule(input), input, target.strict, read));
+          // An amount at an edge that was accepted is followed to its payment: large amounts are where a fee, a
+          // float or a narrower column in the payment path shows. A refusal to send it (a 4xx) is the target's choice.
+          if (edge.pointer === '/amount' && isSuccessStatus(exchange.status))
+            await sendsItsAmount(client, target, exchange);
+        },
+      });
+    },
+  );
 
-  test('property (edges): a send with its phone number at an edge is refused with a 4xx or accepted as intents of the transaction, never a 5xx', covers('SEND-OPEN-INPUT', 'SEND-2XX'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    const phone = acceptedSendPhone(target).map((value) => value ?? { number: `+${target.phoneNumber.replace(/^\+/, '')}`, country: target.phoneCountry });
-    const pinned = pinnedValues(target);
-    const safeSend = { token: 'TOKEN', phone_number: { number: pinned['/phone_number/number']!, country: pinned['/phone_number/country']! } };
-    await runProperty({
-      testInfo,
-      target,
-      examples: oneEdgeFieldExamples('send-transaction-body', safeSend, ['/phone_number/number', '/phone_number/country'], pinned),
-      // Each case sends a transaction of its own: a target may refuse to send one twice.
-      runs: (settings) => Math.max(1, Math.ceil(settings.runs / 2)),
-      arbitrary: oneEdgeField('send-transaction-body', phone.map((value) => ({ token: 'TOKEN', phone_number: value })), ['/phone_number/number', '/phone_number/country', '/phone_number'], targetOverrides(target)),
-      async predicate(edge, client) {
-        const issued = await issue(client, target);
-        const body = { ...(edge.body as object), token: issued.token };
-        const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body });
-        const input = classifyField('send-transaction-body', edge.pointer, edge.value, { pinned: pinnedValues(target) });
-        holdsAnswer(exchange, classified(sendRule(input), input, target.strict, () => ({ amount: issued.amount })));
-      },
-    });
-  });
+  test(
+    'property (edges): a send with its phone number at an edge is refused with a 4xx or accepted as intents of the transaction, never a 5xx',
+    covers('SEND-OPEN-INPUT', 'SEND-2XX'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      const phone = acceptedSendPhone(target).map(
+        (value) => value ?? { number: `+${target.phoneNumber.replace(/^\+/, '')}`, country: target.phoneCountry },
+      );
+      const pinned = pinnedValues(target);
+      const safeSend = {
+        token: 'TOKEN',
+        phone_number: { number: pinned['/phone_number/number']!, country: pinned['/phone_number/country']! },
+      };
+      await runProperty({
+        testInfo,
+        target,
+        examples: oneEdgeFieldExamples(
+          'send-transaction-body',
+          safeSend,
+          ['/phone_number/number', '/phone_number/country'],
+          pinned,
+        ),
+        // Each case sends a transaction of its own: a target may refuse to send one twice.
+        runs: (settings) => Math.max(1, Math.ceil(settings.runs / 2)),
+        arbitrary: oneEdgeField(
+          'send-transaction-body',
+          phone.map((value) => ({ token: 'TOKEN', phone_number: value })),
+          ['/phone_number/number', '/phone_number/country', '/phone_number'],
+          targetOverrides(target),
+        ),
+        async predicate(edge, client) {
+          const issued = await issue(client, target);
+          const body = { ...(edge.body as object), token: issued.token };
+          const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body });
+          const input = classifyField('send-transaction-body', edge.pointer, edge.value, {
+            pinned: pinnedValues(target),
+          });
+          holdsAnswer(
+            exchange,
+            classified(sendRule(input), input, target.strict, () => ({ amount: issued.amount })),
+          );
+        },
+      });
+    },
+  );
 
-  test('property (edges): a transaction naming a customer id that does not exist is refused with a 4xx or accepted as a Transaction, never a 5xx', covers('CUSTOMER-REFERENCE-NOT-5XX'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      runs: (settings) => Math.max(1, Math.ceil(settings.runs / 4)),
-      arbitrary: fc.tuple(acceptedTransactionBody<CreateTransactionBody>(target), unknownCustomerId),
-      async predicate([body, id], client) {
-        const sent = { ...body, customer: { id } };
-        const exchange = await client.call('createTransaction', { body: sent });
-        const input: ClassifiedInput = {
-          class: 'accept-or-refuse',
-          strictRefuses: false,
-          readings: [{ kind: 'as-sent', value: sent }],
-          what: `/customer/id = ${id} (no such customer)`,
-          why: 'the reference shows an existing customer referenced by id, not what an unknown one does',
-        };
-        holdsAnswer(exchange, classified('CUSTOMER-REFERENCE-NOT-5XX', input, target.strict, () => ({ read: { ...body } })));
-      },
-    });
-  });
+  test(
+    'property (edges): a transaction naming a customer id that does not exist is refused with a 4xx or accepted as a Transaction, never a 5xx',
+    covers('CUSTOMER-REFERENCE-NOT-5XX'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        runs: (settings) => Math.max(1, Math.ceil(settings.runs / 4)),
+        arbitrary: fc.tuple(acceptedTransactionBody<CreateTransactionBody>(target), unknownCustomerId),
+        async predicate([body, id], client) {
+          const sent = { ...body, customer: { id } };
+          const exchange = await client.call('createTransaction', { body: sent });
+          const input: ClassifiedInput = {
+            class: 'accept-or-refuse',
+            strictRefuses: false,
+            readings: [{ kind: 'as-sent', value: sent }],
+            what: `/customer/id = ${id} (no such customer)`,
+            why: 'the reference shows an existing customer referenced by id, not what an unknown one does',
+          };
+          holdsAnswer(
+            exchange,
+            classified('CUSTOMER-REFERENCE-NOT-5XX', input, target.strict, () => ({ read: { ...body } })),
+          );
+        },
+      });
+    },
+  );
 
-  test('property (edges): requests in other common forms (Accept, query string, trailing slash, broken percent escape, Content-Type parameters) never give a 5xx', covers('REQUEST-FORM-NOT-5XX'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    const operations: OperationId[] = ['deleteCustomer', 'createTransaction', 'getPaymentLink', 'sendTransaction'];
-    if (target.balanceId !== null) operations.push('getBalance');
-    if (target.currencyId !== null) operations.push('getCurrency');
-    const accepts: Array<string | null> = ['*/*', 'application/json, text/plain, */*', 'text/html;q=0.9, */*;q=0.8', null];
-    // The last two: a percent escape that decodes to nothing (a server's URL decoding must not be what fails).
-    const suffixes = ['?expand=customer', '?page=2&limit=10', '?', '/', '/?x=1', '%ZZ', '%E0%A4%A'];
-    // application/json with parameters or in another case is still application/json (the operations with a body only).
-    const contentTypes = ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'];
-    const forms: Array<{ accept: string | null | undefined; pathSuffix: string; contentType?: string }> = [
-      ...accepts.map((accept) => ({ accept, pathSuffix: '' })),
-      ...suffixes.map((pathSuffix) => ({ accept: undefined, pathSuffix })),
-      ...contentTypes.map((contentType) => ({ accept: undefined, pathSuffix: '', contentType })),
-    ];
-    const form = fc.constantFrom(...forms);
-    const [safeBody] = fc.sample(acceptedTransactionBody<CreateTransactionBody>(target), { numRuns: 1, seed: 42 });
-    await runProperty({
-      testInfo,
-      target,
-      // Every form on every operation first, whatever PCS_RUNS says (a server may break on one form of one path only).
-      examples: operations.flatMap((operation) => forms.map((one) => ({ operation, form: one, body: safeBody! }))),
-      runs: (settings) => Math.max(6, Math.ceil(settings.runs / 2)),
-      setup: (client) => issue(client, target),
-      arbitrary: fc.record({ operation: fc.constantFrom(...operations), form, body: acceptedTransactionBody<CreateTransactionBody>(target) }),
-      async predicate({ operation: operationId, form: { accept, pathSuffix, contentType }, body }, client, issued) {
-        const shape = { ...(accept === undefined ? {} : { accept }), pathSuffix, ...(contentType === undefined ? {} : { contentType }) };
-        let exchange;
-        switch (operationId) {
-          case 'deleteCustomer':
-            exchange = await client.call('deleteCustomer', { ...shape, params: { id: 2 ** 31 + 7 } });
-            break;
-          case 'createTransaction':
-            exchange = await client.call('createTransaction', { ...shape, body });
-            break;
-          case 'getPaymentLink': {
-            const created = await client.call('createTransaction', { body });
-            needsAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...body } }));
-            exchange = await client.call('getPaymentLink', { ...shape, params: { id: (created.json as { id: number }).id } });
-            break;
+  test(
+    'property (edges): requests in other common forms (Accept, query string, trailing slash, broken percent escape, Content-Type parameters) never give a 5xx',
+    covers('REQUEST-FORM-NOT-5XX'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      const operations: OperationId[] = ['deleteCustomer', 'createTransaction', 'getPaymentLink', 'sendTransaction'];
+      if (target.balanceId !== null) operations.push('getBalance');
+      if (target.currencyId !== null) operations.push('getCurrency');
+      const accepts: Array<string | null> = [
+        '*/*',
+        'application/json, text/plain, */*',
+        'text/html;q=0.9, */*;q=0.8',
+        null,
+      ];
+      // The last two: a percent escape that decodes to nothing (a server's URL decoding must not be what fails).
+      const suffixes = ['?expand=customer', '?page=2&limit=10', '?', '/', '/?x=1', '%ZZ', '%E0%A4%A'];
+      // application/json with parameters or in another case is still application/json (the operations with a body only).
+      const contentTypes = ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'];
+      const forms: Array<{ accept: string | null | undefined; pathSuffix: string; contentType?: string }> = [
+        ...accepts.map((accept) => ({ accept, pathSuffix: '' })),
+        ...suffixes.map((pathSuffix) => ({ accept: undefined, pathSuffix })),
+        ...contentTypes.map((contentType) => ({ accept: undefined, pathSuffix: '', contentType })),
+      ];
+      const form = fc.constantFrom(...forms);
+      const [safeBody] = fc.sample(acceptedTransactionBody<CreateTransactionBody>(target), { numRuns: 1, seed: 42 });
+      await runProperty({
+        testInfo,
+        target,
+        // Every form on every operation first, whatever PCS_RUNS says (a server may break on one form of one path only).
+        examples: operations.flatMap((operation) => forms.map((one) => ({ operation, form: one, body: safeBody! }))),
+        runs: (settings) => Math.max(6, Math.ceil(settings.runs / 2)),
+        setup: (client) => issue(client, target),
+        arbitrary: fc.record({
+          operation: fc.constantFrom(...operations),
+          form,
+          body: acceptedTransactionBody<CreateTransactionBody>(target),
+        }),
+        async predicate({ operation: operationId, form: { accept, pathSuffix, contentType }, body }, client, issued) {
+          const shape = {
+            ...(accept === undefined ? {} : { accept }),
+            pathSuffix,
+            ...(contentType === undefined ? {} : { contentType }),
+          };
+          let exchange;
+          switch (operationId) {
+            case 'deleteCustomer':
+              exchange = await client.call('deleteCustomer', { ...shape, params: { id: 2 ** 31 + 7 } });
+              break;
+            case 'createTransaction':
+              exchange = await client.call('createTransaction', { ...shape, body });
+              break;
+            case 'getPaymentLink': {
+              const created = await client.call('createTransaction', { body });
+              needsAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...body } }));
+              exchange = await client.call('getPaymentLink', {
+                ...shape,
+                params: { id: (created.json as { id: number }).id },
+              });
+              break;
+            }
+            case 'sendTransaction':
+              exchange = await client.call('sendTransaction', {
+                ...shape,
+                params: { mode: target.paymentMode },
+                body: { token: issued.token },
+              });
+              break;
+            case 'getBalance':
+              exchange = await client.call('getBalance', { ...shape, params: { id: target.balanceId! } });
+              break;
+            default:
+              exchange = await client.call('getCurrency', { ...shape, params: { id: target.currencyId! } });
           }
-          case 'sendTransaction':
-            exchange = await client.call('sendTransaction', { ...shape, params: { mode: target.paymentMode }, body: { token: issued.token } });
-            break;
-          case 'getBalance':
-            exchange = await client.call('getBalance', { ...shape, params: { id: target.balanceId! } });
-            break;
-          default:
-            exchange = await client.call('getCurrency', { ...shape, params: { id: target.currencyId! } });
-        }
-        const sentForm = `Accept ${accept === null ? 'absent' : describeValue(accept ?? 'application/json')}, path suffix ${describeValue(pathSuffix)}`;
-        const note = `${sentForm}${contentType === undefined ? '' : `, Content-Type ${describeValue(contentType)}`}`;
-        holdsAnswer(exchange, noting(notServerError('REQUEST-FORM-NOT-5XX'), note));
-      },
-    });
-  });
+          const sentForm = `Accept ${accept === null ? 'absent' : describeValue(accept ?? 'application/json')}, path suffix ${describeValue(pathSuffix)}`;
+          const note = `${sentForm}${contentType === undefined ? '' : `, Content-Type ${describeValue(contentType)}`}`;
+          holdsAnswer(exchange, noting(notServerError('REQUEST-FORM-NOT-5XX'), note));
+        },
+      });
+    },
+  );
 });

@@ -11,12 +11,28 @@
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
-import { acceptedSendPhone, acceptedTransactionBody, oneWrongField, schemaAt, unicodeText, wrongTypeFor } from '../../../support/generation/arbitraries.ts';
+import {
+  acceptedSendPhone,
+  acceptedTransactionBody,
+  oneWrongField,
+  schemaAt,
+  unicodeText,
+  wrongTypeFor,
+} from '../../../support/generation/arbitraries.ts';
 import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
 import { edgeLargeId, edgeOddId, edgeUnknownId, isLargeId } from '../../../support/generation/edges.ts';
 import { classifyField, declaredContentType } from '../../../support/judgment/input-class.ts';
 import { bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
-import { accepted, classified, exactly, notAccepted, notServerError, noting, refused, type AnswerContext } from '../../../support/judgment/expectations.ts';
+import {
+  accepted,
+  classified,
+  exactly,
+  notAccepted,
+  notServerError,
+  noting,
+  refused,
+  type AnswerContext,
+} from '../../../support/judgment/expectations.ts';
 import type { Reading } from '../../../support/judgment/readings.ts';
 import type { FastClient } from '../../../support/http/fast-client.ts';
 import type { Target } from '../../../support/lifecycle/target.ts';
@@ -38,10 +54,10 @@ async function issuedToken(client: FastClient, target: Target): Promise<Issued> 
   return { token: (link.json as { token: unknown }).token, amount: body.amount };
 }
 
-
 /** The issued token in the forms a send accepts: as returned, and its integer form when it is digits. */
 function namesToken(token: unknown): (value: unknown) => boolean {
-  return (value) => value === token || (typeof token === 'string' && typeof value === 'number' && String(value) === token);
+  return (value) =>
+    value === token || (typeof token === 'string' && typeof value === 'number' && String(value) === token);
 }
 
 function isJson(text: string): boolean {
@@ -64,7 +80,18 @@ function malformed(text: string): fc.Arbitrary<string> {
 
 /** Path parameter values that name nothing, or are not even ids: huge, negative, fractional, text, Unicode, the id edges. */
 /** Path ids every run meets first (fast-check examples): each kind of odd id once, 16 digits and more among them. */
-const oddPathExamples: Array<string | number> = [0, -1, '007', 2 ** 31, 2 ** 53 - 1, '9007199254740993', '18446744073709551616', '12345678901234567890', '1.5', 'abc'];
+const oddPathExamples: Array<string | number> = [
+  0,
+  -1,
+  '007',
+  2 ** 31,
+  2 ** 53 - 1,
+  '9007199254740993',
+  '18446744073709551616',
+  '12345678901234567890',
+  '1.5',
+  'abc',
+];
 
 const oddPathValue: fc.Arbitrary<string | number> = fc.oneof(
   edgeUnknownId,
@@ -87,156 +114,229 @@ const otherContentTypes = fc.constantFrom(
 );
 
 test.describe('properties: invalid requests', () => {
-  test('property: a creation body with a field of another JSON type is refused, unless a reading makes it valid', covers('TXN-CREATE-INVALID-4XX', 'TXN-CREATE-OPEN-INPUT'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    const pointers = ['/amount', '/currency', '/currency/iso', '/description', '/callback_url', '/custom_metadata'];
-    const wrongField = oneWrongField('create-transaction-body', acceptedTransactionBody<CreateTransactionBody>(target), pointers);
-    const notAnObject = wrongTypeFor(schemaAt('create-transaction-body', '')).map((body) => ({ valid: undefined, pointer: '', value: body, body }));
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: fc.oneof({ weight: 5, arbitrary: wrongField }, { weight: 1, arbitrary: notAnObject }),
-      async predicate(wrong, client) {
-        const exchange = await client.call('createTransaction', { body: wrong.body });
-        const input = classifyField('create-transaction-body', wrong.pointer, wrong.value);
-        const read = (reading: Reading): AnswerContext => ({ read: bodyAsRead(wrong.valid, wrong.pointer, reading) });
-        holdsAnswer(exchange, classified(creationRule(input), input, target.strict, read));
-      },
-    });
-  });
+  test(
+    'property: a creation body with a field of another JSON type is refused, unless a reading makes it valid',
+    covers('TXN-CREATE-INVALID-4XX', 'TXN-CREATE-OPEN-INPUT'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      const pointers = ['/amount', '/currency', '/currency/iso', '/description', '/callback_url', '/custom_metadata'];
+      const wrongField = oneWrongField(
+        'create-transaction-body',
+        acceptedTransactionBody<CreateTransactionBody>(target),
+        pointers,
+      );
+      const notAnObject = wrongTypeFor(schemaAt('create-transaction-body', '')).map((body) => ({
+        valid: undefined,
+        pointer: '',
+        value: body,
+        body,
+      }));
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: fc.oneof({ weight: 5, arbitrary: wrongField }, { weight: 1, arbitrary: notAnObject }),
+        async predicate(wrong, client) {
+          const exchange = await client.call('createTransaction', { body: wrong.body });
+          const input = classifyField('create-transaction-body', wrong.pointer, wrong.value);
+          const read = (reading: Reading): AnswerContext => ({ read: bodyAsRead(wrong.valid, wrong.pointer, reading) });
+          holdsAnswer(exchange, classified(creationRule(input), input, target.strict, read));
+        },
+      });
+    },
+  );
 
-  test('property: a send body with a field of another JSON type is refused, unless a reading makes it valid', covers('SEND-INVALID-4XX', 'SEND-OPEN-INPUT'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      setup: (client) => issuedToken(client, target),
-      // The valid document is rebuilt around the real token inside the predicate; here only the change is generated.
-      arbitrary: oneWrongField<SendTransactionBody>(
-        'send-transaction-body',
-        acceptedSendPhone(target).map((phone) => ({ token: 'TOKEN', phone_number: phone ?? { number: `+${target.phoneNumber.replace(/^\+/, '')}`, country: target.phoneCountry } })),
-        ['/token', '/phone_number', '/phone_number/number', '/phone_number/country'],
-      ),
-      async predicate(wrong, client, issued) {
-        const body = wrong.pointer === '/token' ? wrong.body : { ...(wrong.body as object), token: issued.token };
-        const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body });
-        // A token of another type is usable only if a reading of it is the token issued.
-        const input = classifyField('send-transaction-body', wrong.pointer, wrong.value, wrong.pointer === '/token' ? { usable: namesToken(issued.token) } : {});
-        holdsAnswer(exchange, classified(sendRule(input), input, target.strict, () => ({ amount: issued.amount })));
-      },
-    });
-  });
-
-  test('property: a send body without token is never accepted', covers('SEND-TOKEN-REQUIRED'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: acceptedSendPhone(target).map((phone) => (phone === undefined ? {} : { phone_number: phone })),
-      async predicate(body, client) {
-        const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body });
-        holdsAnswer(exchange, notAccepted('SEND-TOKEN-REQUIRED'));
-      },
-    });
-  });
-
-  test('property: malformed JSON bodies are refused with a 4xx', covers('MALFORMED-JSON-4XX'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      setup: (client) => issuedToken(client, target),
-      arbitrary: fc.oneof(
-        acceptedTransactionBody<CreateTransactionBody>(target).chain((body) =>
-          malformed(JSON.stringify(body)).map((text) => ({ operation: 'createTransaction' as const, text })),
+  test(
+    'property: a send body with a field of another JSON type is refused, unless a reading makes it valid',
+    covers('SEND-INVALID-4XX', 'SEND-OPEN-INPUT'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        setup: (client) => issuedToken(client, target),
+        // The valid document is rebuilt around the real token inside the predicate; here only the change is generated.
+        arbitrary: oneWrongField<SendTransactionBody>(
+          'send-transaction-body',
+          acceptedSendPhone(target).map((phone) => ({
+            token: 'TOKEN',
+            phone_number: phone ?? {
+              number: `+${target.phoneNumber.replace(/^\+/, '')}`,
+              country: target.phoneCountry,
+            },
+          })),
+          ['/token', '/phone_number', '/phone_number/number', '/phone_number/country'],
         ),
-        // The token is a placeholder replaced by the real one (same length class) before sending.
-        malformed(JSON.stringify({ token: '@TOKEN@' })).map((text) => ({ operation: 'sendTransaction' as const, text })),
-      ),
-      async predicate(input, client, issued) {
-        const exchange =
-          input.operation === 'createTransaction'
-            ? await client.call('createTransaction', { rawBody: input.text, contentType: 'application/json' })
-            : await client.call('sendTransaction', {
-                params: { mode: target.paymentMode },
-                rawBody: input.text.replace('@TOKEN@', String(issued.token)),
-                contentType: 'application/json',
-              });
-        holdsAnswer(exchange, refused('MALFORMED-JSON-4XX'));
-      },
-    });
-  });
+        async predicate(wrong, client, issued) {
+          const body = wrong.pointer === '/token' ? wrong.body : { ...(wrong.body as object), token: issued.token };
+          const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body });
+          // A token of another type is usable only if a reading of it is the token issued.
+          const input = classifyField(
+            'send-transaction-body',
+            wrong.pointer,
+            wrong.value,
+            wrong.pointer === '/token' ? { usable: namesToken(issued.token) } : {},
+          );
+          holdsAnswer(
+            exchange,
+            classified(sendRule(input), input, target.strict, () => ({ amount: issued.amount })),
+          );
+        },
+      });
+    },
+  );
 
-  test('property: valid JSON declared with another Content-Type may be refused or accepted as JSON', covers('TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      setup: (client) => issuedToken(client, target),
-      arbitrary: fc.record({
-        operation: fc.constantFrom('createTransaction' as const, 'sendTransaction' as const),
-        body: acceptedTransactionBody<CreateTransactionBody>(target),
-        contentType: fc.option(otherContentTypes, { nil: undefined }),
-      }),
-      async predicate(input, client, issued) {
-        const declared = input.contentType === undefined ? {} : { contentType: input.contentType };
-        if (input.operation === 'createTransaction') {
-          const exchange = await client.call('createTransaction', { rawBody: JSON.stringify(input.body), ...declared });
-          const declaredInput = declaredContentType(input.contentType, input.body);
-          holdsAnswer(exchange, classified('TXN-CREATE-OPEN-INPUT', declaredInput, target.strict, () => ({ read: { ...input.body } })));
-        } else {
-          const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, rawBody: JSON.stringify({ token: issued.token }), ...declared });
-          const declaredInput = declaredContentType(input.contentType, { token: issued.token });
-          holdsAnswer(exchange, classified('SEND-OPEN-INPUT', declaredInput, target.strict, () => ({ amount: issued.amount })));
-        }
-      },
-    });
-  });
+  test(
+    'property: a send body without token is never accepted',
+    covers('SEND-TOKEN-REQUIRED'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: acceptedSendPhone(target).map((phone) => (phone === undefined ? {} : { phone_number: phone })),
+        async predicate(body, client) {
+          const exchange = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body });
+          holdsAnswer(exchange, notAccepted('SEND-TOKEN-REQUIRED'));
+        },
+      });
+    },
+  );
 
-  test('property: deleting a customer id that does not exist gives 404', covers('CUSTOMER-DELETE-404'), async ({ target }, testInfo) => {
-    // Random deletes: kept off live targets without write permission, however unlikely a hit is.
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      // Plain positive integers up to 2^53 - 1 that name nothing (2^31 and up: no service is likely to have reached them).
-      arbitrary: edgeUnknownId,
-      async predicate(id, client) {
-        const exchange = await client.call('deleteCustomer', { params: { id } });
-        holdsAnswer(exchange, exactly('CUSTOMER-DELETE-404', 404));
-      },
-    });
-  });
+  test(
+    'property: malformed JSON bodies are refused with a 4xx',
+    covers('MALFORMED-JSON-4XX'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        setup: (client) => issuedToken(client, target),
+        arbitrary: fc.oneof(
+          acceptedTransactionBody<CreateTransactionBody>(target).chain((body) =>
+            malformed(JSON.stringify(body)).map((text) => ({ operation: 'createTransaction' as const, text })),
+          ),
+          // The token is a placeholder replaced by the real one (same length class) before sending.
+          malformed(JSON.stringify({ token: '@TOKEN@' })).map((text) => ({
+            operation: 'sendTransaction' as const,
+            text,
+          })),
+        ),
+        async predicate(input, client, issued) {
+          const exchange =
+            input.operation === 'createTransaction'
+              ? await client.call('createTransaction', { rawBody: input.text, contentType: 'application/json' })
+              : await client.call('sendTransaction', {
+                  params: { mode: target.paymentMode },
+                  rawBody: input.text.replace('@TOKEN@', String(issued.token)),
+                  contentType: 'application/json',
+                });
+          holdsAnswer(exchange, refused('MALFORMED-JSON-4XX'));
+        },
+      });
+    },
+  );
 
-  test('property: customer ids that are not plain positive integers up to 2^64 - 1 are refused with a 4xx; larger ones than 2^53 - 1 never give a 5xx', covers('CUSTOMER-ID-INTEGER'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      // Anything but a plain id: text, fractions, negatives, and the id edges (zero, leading zeros, 2^64 and beyond);
-      // and integers from 2^53 to 2^64 - 1, which a service with 64-bit ids may know: 204 or a 4xx, never a 5xx.
-      // "." and ".." are left out, since a client or proxy may resolve them as path segments.
-      arbitrary: fc.oneof(
-        fc
-          .oneof(
-            fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)).map(String),
-            fc.integer({ min: -(2 ** 31), max: -1 }).map(String),
-            fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 20 }),
-            unicodeText(1, 20),
-          )
-          .filter((id) => !/^\d+$/.test(id) && !/^\.{1,2}$/.test(id)),
-        edgeOddId,
-        edgeLargeId,
-      ),
-      async predicate(id, client) {
-        const exchange = await client.call('deleteCustomer', { params: { id } });
-        // A 64-bit id may name a customer this target has: 204 is its answer then.
-        const deleted = isLargeId(id) && exchange.status === 204;
-        const largeNote = isLargeId(id) ? 'or 204: a customer with this 64-bit id existed' : undefined;
-        holdsAnswer(exchange, deleted ? exactly('CUSTOMER-ID-INTEGER', 204) : noting(refused('CUSTOMER-ID-INTEGER'), largeNote));
-      },
-    });
-  });
+  test(
+    'property: valid JSON declared with another Content-Type may be refused or accepted as JSON',
+    covers('TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        setup: (client) => issuedToken(client, target),
+        arbitrary: fc.record({
+          operation: fc.constantFrom('createTransaction' as const, 'sendTransaction' as const),
+          body: acceptedTransactionBody<CreateTransactionBody>(target),
+          contentType: fc.option(otherContentTypes, { nil: undefined }),
+        }),
+        async predicate(input, client, issued) {
+          const declared = input.contentType === undefined ? {} : { contentType: input.contentType };
+          if (input.operation === 'createTransaction') {
+            const exchange = await client.call('createTransaction', {
+              rawBody: JSON.stringify(input.body),
+              ...declared,
+            });
+            const declaredInput = declaredContentType(input.contentType, input.body);
+            holdsAnswer(
+              exchange,
+              classified('TXN-CREATE-OPEN-INPUT', declaredInput, target.strict, () => ({ read: { ...input.body } })),
+            );
+          } else {
+            const exchange = await client.call('sendTransaction', {
+              params: { mode: target.paymentMode },
+              rawBody: JSON.stringify({ token: issued.token }),
+              ...declared,
+            });
+            const declaredInput = declaredContentType(input.contentType, { token: issued.token });
+            holdsAnswer(
+              exchange,
+              classified('SEND-OPEN-INPUT', declaredInput, target.strict, () => ({ amount: issued.amount })),
+            );
+          }
+        },
+      });
+    },
+  );
+
+  test(
+    'property: deleting a customer id that does not exist gives 404',
+    covers('CUSTOMER-DELETE-404'),
+    async ({ target }, testInfo) => {
+      // Random deletes: kept off live targets without write permission, however unlikely a hit is.
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        // Plain positive integers up to 2^53 - 1 that name nothing (2^31 and up: no service is likely to have reached them).
+        arbitrary: edgeUnknownId,
+        async predicate(id, client) {
+          const exchange = await client.call('deleteCustomer', { params: { id } });
+          holdsAnswer(exchange, exactly('CUSTOMER-DELETE-404', 404));
+        },
+      });
+    },
+  );
+
+  test(
+    'property: customer ids that are not plain positive integers up to 2^64 - 1 are refused with a 4xx; larger ones than 2^53 - 1 never give a 5xx',
+    covers('CUSTOMER-ID-INTEGER'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        // Anything but a plain id: text, fractions, negatives, and the id edges (zero, leading zeros, 2^64 and beyond);
+        // and integers from 2^53 to 2^64 - 1, which a service with 64-bit ids may know: 204 or a 4xx, never a 5xx.
+        // "." and ".." are left out, since a client or proxy may resolve them as path segments.
+        arbitrary: fc.oneof(
+          fc
+            .oneof(
+              fc
+                .double({ noNaN: true, noDefaultInfinity: true })
+                .filter((value) => !Number.isInteger(value))
+                .map(String),
+              fc.integer({ min: -(2 ** 31), max: -1 }).map(String),
+              fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 20 }),
+              unicodeText(1, 20),
+            )
+            .filter((id) => !/^\d+$/.test(id) && !/^\.{1,2}$/.test(id)),
+          edgeOddId,
+          edgeLargeId,
+        ),
+        async predicate(id, client) {
+          const exchange = await client.call('deleteCustomer', { params: { id } });
+          // A 64-bit id may name a customer this target has: 204 is its answer then.
+          const deleted = isLargeId(id) && exchange.status === 204;
+          const largeNote = isLargeId(id) ? 'or 204: a customer with this 64-bit id existed' : undefined;
+          holdsAnswer(
+            exchange,
+            deleted ? exactly('CUSTOMER-ID-INTEGER', 204) : noting(refused('CUSTOMER-ID-INTEGER'), largeNote),
+          );
+        },
+      });
+    },
+  );
 
   test('property: random link ids never give a 5xx', covers('UNKNOWN-ID-NOT-5XX'), async ({ target }, testInfo) => {
     requireWrites(target);
@@ -252,34 +352,42 @@ test.describe('properties: invalid requests', () => {
     });
   });
 
-  test('property: random modes and unknown tokens never give a 5xx', covers('UNKNOWN-ID-NOT-5XX'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: fc.record({
-        mode: fc.oneof(oddPathValue, fc.stringMatching(/^[a-z][a-z_]{1,12}$/)),
-        token: fc.oneof(fc.stringMatching(/^0\d{12,15}$/), fc.integer({ min: 0, max: 99 })),
-      }),
-      async predicate({ mode, token }, client) {
-        const exchange = await client.call('sendTransaction', { params: { mode }, body: { token } });
-        holdsAnswer(exchange, notServerError('UNKNOWN-ID-NOT-5XX'));
-      },
-    });
-  });
-
-  for (const operationId of ['getBalance', 'getCurrency'] as const) {
-    test(`property: random ${operationId === 'getBalance' ? 'balance' : 'currency'} ids never give a 5xx`, covers('UNKNOWN-ID-NOT-5XX'), async ({ target }, testInfo) => {
+  test(
+    'property: random modes and unknown tokens never give a 5xx',
+    covers('UNKNOWN-ID-NOT-5XX'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
       await runProperty({
         testInfo,
         target,
-        arbitrary: oddPathValue,
-        examples: oddPathExamples,
-        async predicate(id, client) {
-          const exchange = await client.call(operationId, { params: { id } });
+        arbitrary: fc.record({
+          mode: fc.oneof(oddPathValue, fc.stringMatching(/^[a-z][a-z_]{1,12}$/)),
+          token: fc.oneof(fc.stringMatching(/^0\d{12,15}$/), fc.integer({ min: 0, max: 99 })),
+        }),
+        async predicate({ mode, token }, client) {
+          const exchange = await client.call('sendTransaction', { params: { mode }, body: { token } });
           holdsAnswer(exchange, notServerError('UNKNOWN-ID-NOT-5XX'));
         },
       });
-    });
+    },
+  );
+
+  for (const operationId of ['getBalance', 'getCurrency'] as const) {
+    test(
+      `property: random ${operationId === 'getBalance' ? 'balance' : 'currency'} ids never give a 5xx`,
+      covers('UNKNOWN-ID-NOT-5XX'),
+      async ({ target }, testInfo) => {
+        await runProperty({
+          testInfo,
+          target,
+          arbitrary: oddPathValue,
+          examples: oddPathExamples,
+          async predicate(id, client) {
+            const exchange = await client.call(operationId, { params: { id } });
+            holdsAnswer(exchange, notServerError('UNKNOWN-ID-NOT-5XX'));
+          },
+        });
+      },
+    );
   }
 });

@@ -39,7 +39,8 @@ interface SendSample {
 }
 
 /** The send arbitrary of every send property: a creation body and, sometimes, the send-shape phone number. */
-const sendSample = (target: Target) => fc.record({ body: acceptedTransactionBody<CreateTransactionBody>(target), phone: acceptedSendPhone(target) });
+const sendSample = (target: Target) =>
+  fc.record({ body: acceptedTransactionBody<CreateTransactionBody>(target), phone: acceptedSendPhone(target) });
 
 /**
  * Creates a transaction, gets its link, and sends it with the token in the form `tokenForm`
@@ -67,105 +68,135 @@ function configuredId(target: Target, which: 'balance' | 'currency'): number {
 }
 
 test.describe('properties: valid requests', () => {
-  test('property: any valid creation body gives a Transaction echoing amount, description and callback_url', covers('TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
-      async predicate(body, client) {
-        const exchange = await client.call('createTransaction', { body });
-        holdsAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...body } }));
-      },
-    });
-  });
+  test(
+    'property: any valid creation body gives a Transaction echoing amount, description and callback_url',
+    covers('TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
+        async predicate(body, client) {
+          const exchange = await client.call('createTransaction', { body });
+          holdsAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...body } }));
+        },
+      });
+    },
+  );
 
-  test('property: any valid creation body is accepted with a 2xx status', covers('TXN-CREATE-2XX'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
-      async predicate(body, client) {
-        const exchange = await client.call('createTransaction', { body });
-        holdsAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...body } }));
-      },
-    });
-  });
+  test(
+    'property: any valid creation body is accepted with a 2xx status',
+    covers('TXN-CREATE-2XX'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
+        async predicate(body, client) {
+          const exchange = await client.call('createTransaction', { body });
+          holdsAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...body } }));
+        },
+      });
+    },
+  );
 
-  test('property: any created transaction yields a link with a string token and a url', covers('LINK-SCHEMA', 'LINK-TOKEN-STRING'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
-      async predicate(body, client) {
-        const created = await createTransaction(client, body);
-        const exchange = await client.call('getPaymentLink', { params: { id: created.id } });
-        holdsAnswer(exchange, accepted('LINK-2XX'));
-      },
-    });
-  });
+  test(
+    'property: any created transaction yields a link with a string token and a url',
+    covers('LINK-SCHEMA', 'LINK-TOKEN-STRING'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
+        async predicate(body, client) {
+          const created = await createTransaction(client, body);
+          const exchange = await client.call('getPaymentLink', { params: { id: created.id } });
+          holdsAnswer(exchange, accepted('LINK-2XX'));
+        },
+      });
+    },
+  );
 
-  test('property: any created transaction yields its link with a 2xx status and an absolute url', covers('LINK-2XX', 'LINK-URL-ABSOLUTE'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
-      async predicate(body, client) {
-        const created = await createTransaction(client, body);
-        const exchange = await client.call('getPaymentLink', { params: { id: created.id } });
-        holdsAnswer(exchange, accepted('LINK-2XX'), { prerequisite: true });
-      },
-    });
-  });
+  test(
+    'property: any created transaction yields its link with a 2xx status and an absolute url',
+    covers('LINK-2XX', 'LINK-URL-ABSOLUTE'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: acceptedTransactionBody<CreateTransactionBody>(target),
+        async predicate(body, client) {
+          const created = await createTransaction(client, body);
+          const exchange = await client.call('getPaymentLink', { params: { id: created.id } });
+          holdsAnswer(exchange, accepted('LINK-2XX'), { prerequisite: true });
+        },
+      });
+    },
+  );
 
-  test('property: sending with the token exactly as returned gives schema-valid payment intents with their event timestamps', covers('SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'SEND-INTENT-EVENT-TIMESTAMPS'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: sendSample(target),
-      async predicate(sample, client) {
-        const exchange = (await sendIssuedToken(client, target, sample))!;
-        holdsAnswer(exchange, accepted('SEND-TOKEN-AS-RETURNED', { amount: sample.body.amount }));
-      },
-    });
-  });
+  test(
+    'property: sending with the token exactly as returned gives schema-valid payment intents with their event timestamps',
+    covers('SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'SEND-INTENT-EVENT-TIMESTAMPS'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: sendSample(target),
+        async predicate(sample, client) {
+          const exchange = (await sendIssuedToken(client, target, sample))!;
+          holdsAnswer(exchange, accepted('SEND-TOKEN-AS-RETURNED', { amount: sample.body.amount }));
+        },
+      });
+    },
+  );
 
-  test('property: a token of digits sent as a JSON integer is accepted', covers('SEND-TOKEN-INTEGER'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    let integerForms = 0;
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: sendSample(target),
-      async predicate(sample, client) {
-        // Only digits without a leading zero that make a safe integer have an integer form (JSON cannot keep "0123"); other tokens have nothing to check here.
-        const integerForm = (token: unknown): number | undefined =>
-          typeof token === 'string' && /^(0|[1-9]\d{0,15})$/.test(token) && Number.isSafeInteger(Number(token)) ? Number(token) : undefined;
-        const exchange = await sendIssuedToken(client, target, sample, integerForm);
-        if (exchange === undefined) return;
-        integerForms++;
-        holdsAnswer(exchange, accepted('SEND-TOKEN-INTEGER', { amount: sample.body.amount }));
-      },
-    });
-    test.skip(integerForms === 0, 'the target never returned a token of digits, so no token has an integer form');
-  });
+  test(
+    'property: a token of digits sent as a JSON integer is accepted',
+    covers('SEND-TOKEN-INTEGER'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      let integerForms = 0;
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: sendSample(target),
+        async predicate(sample, client) {
+          // Only digits without a leading zero that make a safe integer have an integer form (JSON cannot keep "0123"); other tokens have nothing to check here.
+          const integerForm = (token: unknown): number | undefined =>
+            typeof token === 'string' && /^(0|[1-9]\d{0,15})$/.test(token) && Number.isSafeInteger(Number(token))
+              ? Number(token)
+              : undefined;
+          const exchange = await sendIssuedToken(client, target, sample, integerForm);
+          if (exchange === undefined) return;
+          integerForms++;
+          holdsAnswer(exchange, accepted('SEND-TOKEN-INTEGER', { amount: sample.body.amount }));
+        },
+      });
+      test.skip(integerForms === 0, 'the target never returned a token of digits, so no token has an integer form');
+    },
+  );
 
-  test('property: sending a created transaction gives a 2xx and intents of the transaction amount', covers('SEND-2XX', 'SEND-AMOUNT-MATCHES'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      arbitrary: sendSample(target),
-      async predicate(sample, client) {
-        const exchange = (await sendIssuedToken(client, target, sample))!;
-        holdsAnswer(exchange, accepted('SEND-2XX', { amount: sample.body.amount }), { prerequisite: true });
-      },
-    });
-  });
+  test(
+    'property: sending a created transaction gives a 2xx and intents of the transaction amount',
+    covers('SEND-2XX', 'SEND-AMOUNT-MATCHES'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        arbitrary: sendSample(target),
+        async predicate(sample, client) {
+          const exchange = (await sendIssuedToken(client, target, sample))!;
+          holdsAnswer(exchange, accepted('SEND-2XX', { amount: sample.body.amount }), { prerequisite: true });
+        },
+      });
+    },
+  );
 
   for (const which of ['balance', 'currency'] as const) {
     const operationId = which === 'balance' ? 'getBalance' : 'getCurrency';
@@ -174,30 +205,38 @@ test.describe('properties: valid requests', () => {
     const contains = which === 'balance' ? 'BALANCE-CONTAINS-ID' : 'CURRENCY-CONTAINS-ID';
 
     // The generated part is the repetition (and order among the other workers' requests): the answer must hold every time.
-    test(`property: the configured ${which} id always gives an array of valid ${which} objects`, covers(documented), async ({ target }, testInfo) => {
-      const id = configuredId(target, which);
-      await runProperty({
-        testInfo,
-        target,
-        arbitrary: fc.constant(id),
-        async predicate(value, client) {
-          const exchange = await client.call(operationId, { params: { id: value } });
-          holdsAnswer(exchange, accepted(success, { id: value }));
-        },
-      });
-    });
+    test(
+      `property: the configured ${which} id always gives an array of valid ${which} objects`,
+      covers(documented),
+      async ({ target }, testInfo) => {
+        const id = configuredId(target, which);
+        await runProperty({
+          testInfo,
+          target,
+          arbitrary: fc.constant(id),
+          async predicate(value, client) {
+            const exchange = await client.call(operationId, { params: { id: value } });
+            holdsAnswer(exchange, accepted(success, { id: value }));
+          },
+        });
+      },
+    );
 
-    test(`property: the configured ${which} id always gives a 2xx array containing that id`, covers(success, contains), async ({ target }, testInfo) => {
-      const id = configuredId(target, which);
-      await runProperty({
-        testInfo,
-        target,
-        arbitrary: fc.constant(id),
-        async predicate(value, client) {
-          const exchange = await client.call(operationId, { params: { id: value } });
-          holdsAnswer(exchange, accepted(success, { id: value }), { prerequisite: true });
-        },
-      });
-    });
+    test(
+      `property: the configured ${which} id always gives a 2xx array containing that id`,
+      covers(success, contains),
+      async ({ target }, testInfo) => {
+        const id = configuredId(target, which);
+        await runProperty({
+          testInfo,
+          target,
+          arbitrary: fc.constant(id),
+          async predicate(value, client) {
+            const exchange = await client.call(operationId, { params: { id: value } });
+            holdsAnswer(exchange, accepted(success, { id: value }), { prerequisite: true });
+          },
+        });
+      },
+    );
   }
 });

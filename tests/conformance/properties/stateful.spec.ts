@@ -50,7 +50,8 @@ interface ModelTransaction {
 }
 
 /** Transactions whose link may be asked: not sent, not closed. */
-const open = (model: Readonly<Model>): ModelTransaction[] => model.transactions.filter((transaction) => !transaction.sent && !transaction.closed);
+const open = (model: Readonly<Model>): ModelTransaction[] =>
+  model.transactions.filter((transaction) => !transaction.sent && !transaction.closed);
 
 interface Model {
   customers: number[];
@@ -67,7 +68,13 @@ interface Real {
 }
 
 /** Asserts a rule of the test's kind; a rule of the other kind is a precondition when later commands rely on it, else not checked here. */
-function verify(real: Real, ruleId: string, exchange: Exchange, violations: Violation[], options: { prerequisite?: boolean } = {}): void {
+function verify(
+  real: Real,
+  ruleId: string,
+  exchange: Exchange,
+  violations: Violation[],
+  options: { prerequisite?: boolean } = {},
+): void {
   if (rule(ruleId).kind === real.kind) holds(ruleId, exchange, violations);
   else if (options.prerequisite) needs(ruleId, exchange, violations);
 }
@@ -90,7 +97,15 @@ class CreateCustomer implements Cmd {
     // Customer creation is the suite's helper (not shown by the reference): its failure is a precondition of deletion.
     needs('CUSTOMER-DELETE-204', exchange, [
       ...statusIsSuccess(exchange),
-      ...(id !== undefined ? [] : [{ location: 'body /id', expected: 'an integer customer id (at /id, /0/id or /<field>/id)', actual: describeValue(exchange.json) }]),
+      ...(id !== undefined
+        ? []
+        : [
+            {
+              location: 'body /id',
+              expected: 'an integer customer id (at /id, /0/id or /<field>/id)',
+              actual: describeValue(exchange.json),
+            },
+          ]),
     ]);
     model.customers.push(id as number);
     real.leftovers.add(id as number);
@@ -179,7 +194,8 @@ class CreateTransaction implements Cmd {
       closed: false,
     });
   }
-  toString = (): string => `createTransaction(amount ${this.body.amount}${this.customerPick === null ? '' : `, customer #${this.customerPick}`})`;
+  toString = (): string =>
+    `createTransaction(amount ${this.body.amount}${this.customerPick === null ? '' : `, customer #${this.customerPick}`})`;
 }
 
 class GetLink implements Cmd {
@@ -191,7 +207,9 @@ class GetLink implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     const candidates = open(model);
     const transaction = candidates[this.pick % candidates.length]!;
-    real.client.step(`${this.toString()}: transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`);
+    real.client.step(
+      `${this.toString()}: transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
+    );
     const exchange = await real.client.call('getPaymentLink', { params: { id: transaction.id } });
     // A transaction whose customer was deleted may be refused (a 4xx) or linked; never a 5xx.
     const expectation = transaction.customerGone ? either('CUSTOMER-REFERENCE-NOT-5XX') : accepted('LINK-2XX');
@@ -208,12 +226,29 @@ class GetLink implements Cmd {
 }
 
 /** A url that visibly carries a token carries its own transaction's, not the token of another transaction of the sequence. */
-function urlCarriesOwnToken(model: Readonly<Model>, transaction: ModelTransaction, token: unknown, url: unknown): Violation[] {
+function urlCarriesOwnToken(
+  model: Readonly<Model>,
+  transaction: ModelTransaction,
+  token: unknown,
+  url: unknown,
+): Violation[] {
   if (typeof url !== 'string' || (typeof token === 'string' && token.length >= 6 && url.includes(token))) return [];
-  const other = model.transactions.find((candidate) => candidate !== transaction && typeof candidate.token === 'string' && candidate.token.length >= 6 && url.includes(candidate.token));
+  const other = model.transactions.find(
+    (candidate) =>
+      candidate !== transaction &&
+      typeof candidate.token === 'string' &&
+      candidate.token.length >= 6 &&
+      url.includes(candidate.token),
+  );
   return other === undefined
     ? []
-    : [{ location: 'body /url', expected: `a link of transaction ${transaction.id} (its token ${describeValue(token)})`, actual: `${describeValue(url)}, which carries the token of transaction ${other.id}` }];
+    : [
+        {
+          location: 'body /url',
+          expected: `a link of transaction ${transaction.id} (its token ${describeValue(token)})`,
+          actual: `${describeValue(url)}, which carries the token of transaction ${other.id}`,
+        },
+      ];
 }
 
 class LinkUnknownTransaction implements Cmd {
@@ -242,14 +277,19 @@ class Send implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     const linked = open(model).filter((transaction) => transaction.token !== undefined);
     const transaction = linked[this.pick % linked.length]!;
-    real.client.step(`${this.toString()}: transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`);
-    const body = this.phone === undefined ? { token: transaction.token } : { token: transaction.token, phone_number: this.phone };
+    real.client.step(
+      `${this.toString()}: transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
+    );
+    const body =
+      this.phone === undefined ? { token: transaction.token } : { token: transaction.token, phone_number: this.phone };
     const exchange = await real.client.call('sendTransaction', { params: { mode: real.target.paymentMode }, body });
     // The token as returned: the documented sequences judge the send under the documented quirk, the others under
     // the inferred status rule. A transaction whose customer was deleted may be refused (a 4xx) or sent; never a 5xx.
     const rule = real.kind === 'documented' ? 'SEND-TOKEN-AS-RETURNED' : 'SEND-2XX';
     const context = { amount: transaction.amount };
-    const expectation = transaction.customerGone ? either('CUSTOMER-REFERENCE-NOT-5XX', context) : accepted(rule, context);
+    const expectation = transaction.customerGone
+      ? either('CUSTOMER-REFERENCE-NOT-5XX', context)
+      : accepted(rule, context);
     holdsAnswer(exchange, expectation, { prerequisite: true });
     if (!isSuccess(exchange.status)) {
       transaction.closed = true;
@@ -257,7 +297,8 @@ class Send implements Cmd {
     }
     transaction.sent = true;
   }
-  toString = (): string => `sendTransaction(linked transaction #${this.pick}${this.phone ? ', with phone_number' : ''})`;
+  toString = (): string =>
+    `sendTransaction(linked transaction #${this.pick}${this.phone ? ', with phone_number' : ''})`;
 }
 
 class SendUnknownToken implements Cmd {
@@ -268,7 +309,10 @@ class SendUnknownToken implements Cmd {
   check = (): boolean => true;
   async run(_model: Model, real: Real): Promise<void> {
     real.client.step(this.toString());
-    const exchange = await real.client.call('sendTransaction', { params: { mode: real.target.paymentMode }, body: { token: this.token } });
+    const exchange = await real.client.call('sendTransaction', {
+      params: { mode: real.target.paymentMode },
+      body: { token: this.token },
+    });
     holdsAnswer(exchange, refused('SEND-UNKNOWN-TOKEN-4XX'));
   }
   toString = (): string => `sendTransaction(unknown token ${this.token})`;
@@ -281,7 +325,8 @@ class GetListById implements Cmd {
   check = (): boolean => true;
   async run(_model: Model, real: Real): Promise<void> {
     const id = (this.which === 'balance' ? real.target.balanceId : real.target.currencyId)!;
-    const [operationId, success] = this.which === 'balance' ? (['getBalance', 'BALANCE-2XX'] as const) : (['getCurrency', 'CURRENCY-2XX'] as const);
+    const [operationId, success] =
+      this.which === 'balance' ? (['getBalance', 'BALANCE-2XX'] as const) : (['getCurrency', 'CURRENCY-2XX'] as const);
     real.client.step(this.toString());
     const exchange = await real.client.call(operationId, { params: { id } });
     holdsAnswer(exchange, accepted(success, { id }), { prerequisite: true });
@@ -295,7 +340,9 @@ function commandArbitraries(target: Target, withCustomers: boolean): fc.Arbitrar
   // Picks range over every element the model holds (modulo its size), old and new alike; they shrink towards the oldest.
   const pick = fc.nat({ max: 999 });
   const commands: fc.Arbitrary<Cmd>[] = [
-    fc.tuple(acceptedTransactionBody<CreateTransactionBody>(target), fc.option(pick, { nil: null })).map(([body, customer]) => new CreateTransaction(body, withCustomers ? customer : null)),
+    fc
+      .tuple(acceptedTransactionBody<CreateTransactionBody>(target), fc.option(pick, { nil: null }))
+      .map(([body, customer]) => new CreateTransaction(body, withCustomers ? customer : null)),
     pick.map((index) => new GetLink(index)),
     fc.tuple(pick, acceptedSendPhone(target)).map(([index, phone]) => new Send(index, phone)),
     unknownId.map((id) => new LinkUnknownTransaction(id)),
@@ -328,7 +375,11 @@ async function hasCustomerCreation(client: FastClient): Promise<boolean> {
 const lengths = {
   short: { maxCommands: 15, runs: (runs: number) => Math.max(1, Math.ceil(runs / 2)), label: 'random sequences' },
   // fc.commands draws lengths up to maxCommands: two sequences of up to 500 make hundreds of commands in all.
-  long: { maxCommands: 500, runs: (runs: number) => Math.max(1, Math.ceil(runs / 50)), label: 'long sequences (hundreds of commands)' },
+  long: {
+    maxCommands: 500,
+    runs: (runs: number) => Math.max(1, Math.ceil(runs / 50)),
+    label: 'long sequences (hundreds of commands)',
+  },
 } as const;
 
 /** The commands of a sequence: what each judges (its own rules, and what its operation's answers owe). */
@@ -357,29 +408,44 @@ for (const kind of ['documented', 'inferred'] as const) {
 
   for (const length of ['short', 'long'] as const) {
     const shape = lengths[length];
-    test(`stateful: ${shape.label} of every operation agree with the model (${kind} rules)`, covers(...ruleIds), async ({ target }, testInfo) => {
-      requireWrites(target);
-      await runProperty({
-        testInfo,
-        target,
-        async setup(client) {
-          const available = await hasCustomerCreation(client);
-          if (!available) testInfo.annotations.push({ type: 'note', description: 'the target has no POST /customers: sequences run without customer commands' });
-          return available;
-        },
-        // Short sequences: half of PCS_RUNS keeps the request count near the other properties; long ones: one per 50 runs.
-        runs: (settings) => shape.runs(settings.runs),
-        arbitrary: (replayPath, withCustomers) =>
-          fc.commands(commandArbitraries(target, withCustomers), { maxCommands: shape.maxCommands, size: length === 'long' ? 'max' : '+1', replayPath }),
-        async predicate(commands, client) {
-          const real: Real = { client, target, kind, leftovers: new Set() };
-          try {
-            await fc.asyncModelRun(() => ({ model: { customers: [], deletedCustomers: [], transactions: [] }, real }), commands);
-          } finally {
-            for (const id of real.leftovers) await client.call('deleteCustomer', { params: { id }, quiet: true });
-          }
-        },
-      });
-    });
+    test(
+      `stateful: ${shape.label} of every operation agree with the model (${kind} rules)`,
+      covers(...ruleIds),
+      async ({ target }, testInfo) => {
+        requireWrites(target);
+        await runProperty({
+          testInfo,
+          target,
+          async setup(client) {
+            const available = await hasCustomerCreation(client);
+            if (!available)
+              testInfo.annotations.push({
+                type: 'note',
+                description: 'the target has no POST /customers: sequences run without customer commands',
+              });
+            return available;
+          },
+          // Short sequences: half of PCS_RUNS keeps the request count near the other properties; long ones: one per 50 runs.
+          runs: (settings) => shape.runs(settings.runs),
+          arbitrary: (replayPath, withCustomers) =>
+            fc.commands(commandArbitraries(target, withCustomers), {
+              maxCommands: shape.maxCommands,
+              size: length === 'long' ? 'max' : '+1',
+              replayPath,
+            }),
+          async predicate(commands, client) {
+            const real: Real = { client, target, kind, leftovers: new Set() };
+            try {
+              await fc.asyncModelRun(
+                () => ({ model: { customers: [], deletedCustomers: [], transactions: [] }, real }),
+                commands,
+              );
+            } finally {
+              for (const id of real.leftovers) await client.call('deleteCustomer', { params: { id }, quiet: true });
+            }
+          },
+        });
+      },
+    );
   }
 }

@@ -15,36 +15,43 @@ import { exactText } from '../../../contract/big-integers.ts';
 import type { CreateTransactionBody } from '../../../contract/types.ts';
 
 test.describe('properties: volume', () => {
-  test('property (volume): every one of many transactions stays linkable, and every token issued stays payable', covers('LINK-2XX', 'SEND-2XX'), async ({ target }, testInfo) => {
-    requireWrites(target);
-    await runProperty({
-      testInfo,
-      target,
-      // Every run meets one of 300 transactions (a cache of a hundred or two taken for a store shows there);
-      // larger PCS_RUNS add random counts up to 600.
-      examples: [fc.sample(acceptedTransactionBody<CreateTransactionBody>(target), { numRuns: 300, seed: 7 })],
-      runs: (settings) => Math.max(0, Math.ceil(settings.runs / 100) - 1),
-      arbitrary: fc.array(acceptedTransactionBody<CreateTransactionBody>(target), { minLength: 60, maxLength: 600 }),
-      async predicate(bodies, client) {
-        const ids: number[] = [];
-        for (const body of bodies) {
-          const created = await client.call('createTransaction', { body });
-          needsAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...body } }));
-          ids.push((created.json as { id: number }).id);
-        }
-        const tokens: unknown[] = [];
-        for (const [index, id] of ids.entries()) {
-          const link = await client.call('getPaymentLink', { params: { id } });
-          const age = `transaction ${exactText(id)} was created ${bodies.length - index - 1} creation(s) before the last`;
-          holdsAnswer(link, noting(accepted('LINK-2XX'), age), { prerequisite: true });
-          tokens.push((link.json as { token: unknown }).token);
-        }
-        for (const [index, token] of tokens.entries()) {
-          const send = await client.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token } });
-          const age = `the token of transaction ${exactText(ids[index]!)}, issued ${tokens.length - index - 1} link(s) before the last`;
-          holdsAnswer(send, noting(accepted('SEND-2XX', { amount: bodies[index]!.amount }), age));
-        }
-      },
-    });
-  });
+  test(
+    'property (volume): every one of many transactions stays linkable, and every token issued stays payable',
+    covers('LINK-2XX', 'SEND-2XX'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      await runProperty({
+        testInfo,
+        target,
+        // Every run meets one of 300 transactions (a cache of a hundred or two taken for a store shows there);
+        // larger PCS_RUNS add random counts up to 600.
+        examples: [fc.sample(acceptedTransactionBody<CreateTransactionBody>(target), { numRuns: 300, seed: 7 })],
+        runs: (settings) => Math.max(0, Math.ceil(settings.runs / 100) - 1),
+        arbitrary: fc.array(acceptedTransactionBody<CreateTransactionBody>(target), { minLength: 60, maxLength: 600 }),
+        async predicate(bodies, client) {
+          const ids: number[] = [];
+          for (const body of bodies) {
+            const created = await client.call('createTransaction', { body });
+            needsAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...body } }));
+            ids.push((created.json as { id: number }).id);
+          }
+          const tokens: unknown[] = [];
+          for (const [index, id] of ids.entries()) {
+            const link = await client.call('getPaymentLink', { params: { id } });
+            const age = `transaction ${exactText(id)} was created ${bodies.length - index - 1} creation(s) before the last`;
+            holdsAnswer(link, noting(accepted('LINK-2XX'), age), { prerequisite: true });
+            tokens.push((link.json as { token: unknown }).token);
+          }
+          for (const [index, token] of tokens.entries()) {
+            const send = await client.call('sendTransaction', {
+              params: { mode: target.paymentMode },
+              body: { token },
+            });
+            const age = `the token of transaction ${exactText(ids[index]!)}, issued ${tokens.length - index - 1} link(s) before the last`;
+            holdsAnswer(send, noting(accepted('SEND-2XX', { amount: bodies[index]!.amount }), age));
+          }
+        },
+      });
+    },
+  );
 });
