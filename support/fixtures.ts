@@ -7,6 +7,7 @@
  */
 import { test as base } from '@playwright/test';
 import type { CreateTransactionBody } from '../contract/types.ts';
+import { operation } from '../contract/operations.ts';
 import { ApiClient } from './http/client.ts';
 import { creationPhoneNumber, customerBody, transactionBody } from './generation/bodies.ts';
 import { statusIsSuccess } from './judgment/checks.ts';
@@ -40,10 +41,16 @@ export interface CustomerFactory {
 
 export { precondition, PreconditionError } from './judgment/expect-rule.ts';
 
-/** Judges a step the test needs (support/judgment/registry.ts): the first rule it breaks is a precondition. */
+/**
+ * Judges a step the test needs (support/judgment/registry.ts): what the test relies on, the success
+ * of the request and the shape of its answer (the id, the token), is a precondition; the other rules
+ * its answer owes are judged by the tests about them.
+ */
 export function preconditionAnswer(exchange: Exchange, expectation: Expectation): void {
-  for (const judgement of judgeAnswer(exchange, expectation))
-    precondition(judgement.rule, exchange, judgement.violations);
+  const shape = operation(exchange.operation).rules?.shape;
+  for (const [index, judgement] of judgeAnswer(exchange, expectation).entries()) {
+    if (index === 0 || judgement.rule === shape) precondition(judgement.rule, exchange, judgement.violations);
+  }
 }
 
 /** Skips a test that creates or deletes something when the target is live without PCS_ALLOW_LIVE_WRITES=yes. */
