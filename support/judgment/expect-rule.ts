@@ -95,10 +95,11 @@ export function precondition(ruleId: string, exchange: Exchange, violations: Vio
 
 /**
  * Asserts the judgements of an answer (support/judgment/registry.ts) that the running test owns
- * (assertedJudgements: its kind's rules, and of the other kind what it relies on, as a precondition). The rule the expectation names comes first, and hard (unless `soft`: the test
- * goes on to other requests of the same kind), since what a test does next needs the answer it
- * expected; then each rule the operation's answers owe, softly, so that one test reports every
- * rule its answer breaks.
+ * (assertedJudgements: its kind's rules, and of the other kind what it relies on, as a
+ * precondition). The rule the expectation names comes first, and hard (unless `soft`: the test goes
+ * on to other requests of the same kind), since what a test does next needs the answer it expected;
+ * then each rule the operation's answers owe, softly, so that one test reports every rule its
+ * answer breaks.
  */
 export function expectAnswer(exchange: Exchange, expectation: Expectation, options: { soft?: boolean } = {}): void {
   const judgements = judgeAnswer(exchange, expectation);
