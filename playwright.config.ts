@@ -23,7 +23,8 @@ const outputRoot = orExitOnConfigError(() =>
 const allureResultsDir = orExitOnConfigError(() =>
   prepareOutputDirectory(process.env.ALLURE_RESULTS_DIR?.trim() || 'allure-results', 'ALLURE_RESULTS_DIR'),
 );
-// SIGTERM (timeout, docker stop, Kubernetes), SIGHUP and a vanished parent end the run as Ctrl-C does: global teardown runs.
+// SIGTERM (timeout, docker stop, Kubernetes), SIGHUP and a vanished
+// parent end the run as Ctrl-C does: global teardown runs.
 handleTerminationGracefully();
 // The console reporter can be swapped (collect-conformance --reporter dot) without losing the report files.
 const consoleReporters = ['list', 'line', 'dot'] as const;
@@ -58,7 +59,8 @@ export default defineConfig({
       },
     ],
     ['./reporters/conformance-reporter.ts', { outputDir: outputRoot }],
-    // Sharded CI runs (npm run conformance:shard sets PCS_BLOB_DIR): a blob report per shard, merged by npm run report:merge.
+    // Sharded CI runs (npm run conformance:shard sets PCS_BLOB_DIR):
+    // a blob report per shard, merged by npm run report:merge.
     ...(process.env.PCS_BLOB_DIR
       ? [['blob', { outputDir: process.env.PCS_BLOB_DIR }] as ['blob', { outputDir: string }]]
       : []),

@@ -108,7 +108,10 @@ export function mergeAllureResults(sources: string[], destination: string): numb
   return copied;
 }
 
-/** The folders holding Allure results under a folder: itself if it holds result files, else its subfolders (one per shard). */
+/**
+ * The folders holding Allure results under a folder: itself if
+ * it holds result files, else its subfolders (one per shard).
+ */
 export function allureFolders(folder: string): string[] {
   if (!existsSync(folder)) return [];
   const entries = readdirSync(folder, { withFileTypes: true });

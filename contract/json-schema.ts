@@ -40,7 +40,9 @@ export interface JSONSchema {
   'x-pcs-safe'?: JSONSchema;
 }
 
-/** The layers of a schema, from the widest: what the reference makes valid, its strict reading, the suite's safe values. */
+/**
+ * The layers of a schema, from the widest: what the reference makes valid, its strict reading, the suite's safe values.
+ */
 export type SchemaLayer = 'reference' | 'strict' | 'safe';
 
 export const layerKeywords = { strict: 'x-pcs-strict', safe: 'x-pcs-safe' } as const;

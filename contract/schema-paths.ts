@@ -22,7 +22,10 @@ function unref(schema: JSONSchema): JSONSchema {
 
 const unescapeToken = (raw: string): string => raw.replace(/~1/g, '/').replace(/~0/g, '~');
 
-/** The sub-schema at a pointer of a document, following $ref (e.g. '/phone_number/number'), as written (annotations included). */
+/**
+ * The sub-schema at a pointer of a document, following $ref (e.g.
+ * '/phone_number/number'), as written (annotations included).
+ */
 export function schemaAt(name: SchemaName, pointer: string): JSONSchema {
   let schema = schemaDocument(name);
   for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
@@ -34,7 +37,10 @@ export function schemaAt(name: SchemaName, pointer: string): JSONSchema {
   return unref(schema);
 }
 
-/** True when the reference requires the property at the pointer (the `required` of its parent, not the suite's x-pcs-safe list). */
+/**
+ * True when the reference requires the property at the pointer
+ * (the `required` of its parent, not the suite's x-pcs-safe list).
+ */
 export function isRequiredAt(name: SchemaName, pointer: string): boolean {
   const cut = pointer.lastIndexOf('/');
   const parent = schemaAt(name, pointer.slice(0, cut));
@@ -55,7 +61,10 @@ export function propertyPointers(name: SchemaName): string[] {
   return pointers;
 }
 
-/** A copy of a JSON document with the value at a pointer replaced (parents are created when missing; undefined removes it). */
+/**
+ * A copy of a JSON document with the value at a pointer replaced
+ * (parents are created when missing; undefined removes it).
+ */
 export function replaceAt(document: unknown, pointer: string, value: unknown): unknown {
   if (pointer === '') return value;
   const copy = structuredClone(document) as Record<string, unknown>;

@@ -66,7 +66,9 @@ const layersOf: Record<SchemaLayer, Array<'strict' | 'safe'>> = {
 
 const nested = ['properties', 'items', 'additionalProperties', 'propertyNames', 'anyOf', 'oneOf'] as const;
 
-/** One node of a schema as a layer reads it (not its children): the layers' keywords merged in, the annotations removed. */
+/**
+ * One node of a schema as a layer reads it (not its children): the layers' keywords merged in, the annotations removed.
+ */
 export function mergeLayers(schema: JSONSchema, layer: SchemaLayer): JSONSchema {
   const { [layerKeywords.strict]: strictPart, [layerKeywords.safe]: safePart, ...own } = schema;
   let view: JSONSchema = { ...own };
@@ -172,7 +174,9 @@ export function validateAgainst(name: SchemaName, value: unknown): SchemaViolati
   return validateInLayer('reference', name, value);
 }
 
-/** True for an RFC 3339 date-time (what "ISO 8601 date-time (string<date-time>)" is read as; ajv-formats' full check). */
+/**
+ * True for an RFC 3339 date-time (what "ISO 8601 date-time (string<date-time>)" is read as; ajv-formats' full check).
+ */
 export function isDateTime(value: unknown): boolean {
   return typeof value === 'string' && dateTimeFormat(value);
 }
@@ -220,7 +224,10 @@ function subschemaKey(name: SchemaName, pointer: string): string {
   return `${String(document.$id)}#${path}`;
 }
 
-/** Validates the value of one property (at a pointer of a document) in one layer; pointers of violations are relative to it. */
+/**
+ * Validates the value of one property (at a pointer of a document)
+ * in one layer; pointers of violations are relative to it.
+ */
 export function validateFieldInLayer(
   layer: SchemaLayer,
   name: SchemaName,

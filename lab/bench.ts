@@ -89,7 +89,9 @@ function unionMs(intervals: Array<[number, number]>): number {
 const number = (value: number): string => Math.round(value).toLocaleString('en-US');
 const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
-/** Where a generated request's time went, by phase: microseconds per request and share, summed over the property tests. */
+/**
+ * Where a generated request's time went, by phase: microseconds per request and share, summed over the property tests.
+ */
 function costLines(lines: StatsLine[], requests: number): string[] {
   const totals = new Map<CostPhase, number>();
   for (const line of lines)
@@ -122,7 +124,8 @@ async function conformanceRun(runId: string): Promise<Spawned & { command: strin
   rmSync(statsFile, { force: true });
   // PCS_COST_BREAKDOWN: the property runner records where each generated request's time goes.
   const env: NodeJS.ProcessEnv = { ...process.env, PCS_RUN_ID: runId, PCS_COST_BREAKDOWN: '1' };
-  // A default run: the embedded mock, default workers and runs; the user's target variables would change what is measured.
+  // A default run: the embedded mock, default workers and runs;
+  // the user's target variables would change what is measured.
   delete env.PCS_BASE_URL;
   delete env.PCS_SECRET_KEY;
   const command = 'npm run conformance';
@@ -131,7 +134,10 @@ async function conformanceRun(runId: string): Promise<Spawned & { command: strin
   return { ...result, command, startedAt };
 }
 
-/** The one-connection ceiling of a read (the issue's figure) or of a creation, the request the generated traffic sends most. */
+/**
+ * The one-connection ceiling of a read (the issue's figure) or
+ * of a creation, the request the generated traffic sends most.
+ */
 async function loopbackCeiling(
   seconds: number,
   request: 'read' | 'creation' = 'read',
@@ -150,7 +156,8 @@ async function loopbackCeiling(
             benchCreationBody,
             `${mock.sandboxBaseUrl}/transactions`,
           ];
-    // autocannon runs in its own process, as the Playwright workers do, so that it does not share the mock's event loop.
+    // autocannon runs in its own process, as the Playwright
+    // workers do, so that it does not share the mock's event loop.
     const result = await run(
       process.execPath,
       [

@@ -50,7 +50,10 @@ export interface FuzzReport {
   /** The highest byte count of the sandbox store seen during the run, and its budget. */
   storeBytesMax?: number;
   storeBytesLimit?: number;
-  /** Slow clients (incomplete bodies, chunks without end, headers trickled): how many, and how many the mock cut off in time. */
+  /**
+   * Slow clients (incomplete bodies, chunks without end, headers
+   * trickled): how many, and how many the mock cut off in time.
+   */
   slowClients?: { sent: number; closedInTime: number; slowestMs: number };
   /** Connections still open on the mock once every client is done. */
   openConnectionsAfter?: number;
@@ -65,7 +68,10 @@ interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: Buffer;
-  /** The mock is expected to close the connection (413, 431): sent on its own, so no other request shares the closing socket. */
+  /**
+   * The mock is expected to close the connection (413, 431): sent
+   * on its own, so no other request shares the closing socket.
+   */
   closes?: boolean;
 }
 

@@ -95,7 +95,10 @@ function listCatalogue(): void {
 
 type Mode = 'default' | 'strict';
 
-/** The environment of the Playwright run: the mock, the mode, and nothing from the caller's PCS_* setup or an outer run's internal variables. */
+/**
+ * The environment of the Playwright run: the mock, the mode, and nothing
+ * from the caller's PCS_* setup or an outer run's internal variables.
+ */
 function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: Mode): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env))
@@ -115,7 +118,8 @@ function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: 
     COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY: mock.liveKey,
     PCS_OUTPUT_DIR: outputDir,
     PCS_STRICT: mode === 'strict' ? 'yes' : 'no',
-    // Property tests run fewer cases per mutant, and a kill needs the first failing case, not a minimal one; the caller may still choose.
+    // Property tests run fewer cases per mutant, and a kill needs the
+    // first failing case, not a minimal one; the caller may still choose.
     PCS_RUNS: process.env.PCS_RUNS ?? '10',
     PCS_SHRINK: process.env.PCS_SHRINK ?? 'no',
     ...(process.env.PCS_SEED ? { PCS_SEED: process.env.PCS_SEED } : {}),
@@ -240,7 +244,8 @@ async function main(): Promise<number> {
         mode === 'default'
           ? variants.map((variant) => {
               const tests = coveringTests(variant, covering);
-              // No test calls its operations: nothing could see it (reported as "no test ran"), and an empty grep would run everything.
+              // No test calls its operations: nothing could see it (reported
+              // as "no test ran"), and an empty grep would run everything.
               const grep = tests.length === 0 ? ['^$no test'] : tests.map((test) => test.grep);
               return { name: variant.name, behaviour: variant.name, ...(variant.operations === 'all' ? {} : { grep }) };
             })

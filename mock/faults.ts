@@ -13,7 +13,8 @@
  *   methods=GET+DELETE    faults only apply to these methods (default: all)
  *   seed=N                seed of the random draws (default 1), so a run can be repeated
  * where V is a probability (0.3), "first:N" (the first N matching requests), "after:N" (every
- * matching request after the first N) or "every:N" (every N-th matching request). Example: latency=200,rate429=0.3,reset=0.1.
+ * matching request after the first N) or "every:N" (every N-th matching request).
+ * Example: latency=200,rate429=0.3,reset=0.1.
  */
 import { seededRandom } from './seeded-random.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

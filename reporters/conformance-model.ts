@@ -32,7 +32,10 @@ export interface TestFailure {
   categoryName: string;
   /** Rule ids the errors name (non-conformance and precondition messages start with one). */
   rules: string[];
-  /** True when an error names no rule (target unavailable, an error of the suite): it counts against every rule of the test. */
+  /**
+   * True when an error names no rule (target unavailable, an error
+   * of the suite): it counts against every rule of the test.
+   */
   unattributed: boolean;
   /** The category of the first error that names no rule (absent: the first error's category). */
   unattributedCategory?: FailureCategoryId;
@@ -48,7 +51,9 @@ export interface TestRecord {
   failure?: TestFailure;
   /** Why a skipped test was skipped (its 'skip' annotation). */
   skipReason?: string;
-  /** Inputs --strict refuses that the target accepted, by rule (the test's 'lenient' annotations: "<RULE-ID>: <what>"). */
+  /**
+   * Inputs --strict refuses that the target accepted, by rule (the test's 'lenient' annotations: "<RULE-ID>: <what>").
+   */
   lenient?: Array<{ rule: string; note: string }>;
 }
 

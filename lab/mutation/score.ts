@@ -8,7 +8,10 @@
 import { isLenient, type Mutant, type Variant } from '../../mock/mutants.ts';
 import { ruleOfMessage, type TestOutcome } from './playwright-json.ts';
 
-/** Project-name suffix of the second stage: a mutant its rule's tests missed, run with every test that calls its operations. */
+/**
+ * Project-name suffix of the second stage: a mutant its rule's
+ * tests missed, run with every test that calls its operations.
+ */
 export const widerStageSuffix = ' [covering tests]';
 
 export interface Catch {

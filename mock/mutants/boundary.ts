@@ -105,7 +105,8 @@ function edgeCrashes(): Mutant[] {
       create,
       open,
       'for a description with accents, CJK, right-to-left text or combining marks',
-      // biome-ignore lint/suspicious/noMisleadingCharacterClass: combining marks are matched on their own, as a server meets them
+      /* biome-ignore lint/suspicious/noMisleadingCharacterClass: combining marks are matched on their own,
+         as a server meets them */
       (c) => /[\u00c0-\u024f\u0300-\u036f\u0590-\u06ff\u3040-\u9fff]/u.test(description(c) ?? ''),
     ),
     crashesOn(

@@ -458,7 +458,10 @@ const emptyTextsNull = (): Hooks => {
   };
 };
 
-/** A server written in PHP: a JSON array where an object is expected is the keyed array it decodes to ([] is {}, [1] is {"0": 1}). */
+/**
+ * A server written in PHP: a JSON array where an object is expected
+ * is the keyed array it decodes to ([] is {}, [1] is {"0": 1}).
+ */
 const arraysAsObjects = (): Hooks => ({
   preHandler: (c) => {
     const body = c.request.body;

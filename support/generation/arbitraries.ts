@@ -51,7 +51,10 @@ export interface DeriveOptions {
   mode?: 'safe' | 'boundary';
 }
 
-/** Keywords that only describe (no constraint on values), and the layers (merged before generating); everything else must be handled below. */
+/**
+ * Keywords that only describe (no constraint on values), and the layers
+ * (merged before generating); everything else must be handled below.
+ */
 const annotationKeywords = new Set([
   '$schema',
   '$id',
@@ -106,7 +109,10 @@ const dateTime = fc
   .date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2099-12-31T23:59:59.999Z'), noInvalidDate: true })
   .map((date) => date.toISOString());
 
-/** Keys of free-form objects: prototype-related names are left out, since servers may refuse them on purpose (prototype pollution guards). */
+/**
+ * Keys of free-form objects: prototype-related names are left out, since
+ * servers may refuse them on purpose (prototype pollution guards).
+ */
 export const metadataKey = fc
   .string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 })
   .filter((key) => key !== '__proto__' && key !== 'constructor' && key !== 'prototype');
@@ -317,7 +323,9 @@ export function arbitraryFor<T = unknown>(name: SchemaName, options: DeriveOptio
   return derive(schemaDocument(name), '', options) as fc.Arbitrary<T>;
 }
 
-/** The JSON types a schema does not allow (integer allowed means non-integer numbers are not; number allows integers). */
+/**
+ * The JSON types a schema does not allow (integer allowed means non-integer numbers are not; number allows integers).
+ */
 export function disallowedTypes(schema: JSONSchema): JSONSchemaType[] {
   let resolved = schema;
   while (resolved.$ref !== undefined) resolved = resolveRef(resolved.$ref);
@@ -351,7 +359,10 @@ const valueOfType: Record<JSONSchemaType, fc.Arbitrary<unknown>> = {
   object: fc.dictionary(metadataKey, flatScalar, { maxKeys: 3 }),
 };
 
-/** Values of a JSON type the schema does not allow (null included: its class depends on whether the reference requires the field). */
+/**
+ * Values of a JSON type the schema does not allow (null included:
+ * its class depends on whether the reference requires the field).
+ */
 export function wrongTypeFor(schema: JSONSchema): fc.Arbitrary<unknown> {
   const types = disallowedTypes(schema);
   if (types.length === 0) throw new Error('arbitraries: the schema allows every JSON type; no wrong type exists');
@@ -384,7 +395,10 @@ function oneField<T>(
   }));
 }
 
-/** Valid documents with exactly one field (among the given pointers) replaced by a value of a type its schema does not allow. */
+/**
+ * Valid documents with exactly one field (among the given pointers)
+ * replaced by a value of a type its schema does not allow.
+ */
 export function oneWrongField<T>(
   name: SchemaName,
   valid: fc.Arbitrary<T>,

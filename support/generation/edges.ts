@@ -59,7 +59,10 @@ const emailNudges: ReadonlyArray<(local: string, domain: string) => string> = [
   (local, domain) => `${local}.o'brien@${domain}`,
 ];
 
-/** Edge e-mail addresses near plain ones: + and % in the local part, upper case, long, Unicode, subdomains, an address literal. */
+/**
+ * Edge e-mail addresses near plain ones: + and % in the local
+ * part, upper case, long, Unicode, subdomains, an address literal.
+ */
 export function nudgedEmail(plain: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.tuple(plain, fc.nat({ max: emailNudges.length - 1 })).map(([address, index]) => {
     const at = address.lastIndexOf('@');

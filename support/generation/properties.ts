@@ -128,7 +128,9 @@ export interface PropertyOptions<T, C> {
   predicate: (value: T, client: FastClient, context: C) => Promise<void>;
   /** Runs once before the cases (e.g. issues a token the cases reuse). */
   setup?: (client: FastClient) => Promise<C>;
-  /** Print the failure and the counterexample's exchanges to stderr as well (default true; the unit tests turn it off). */
+  /**
+   * Print the failure and the counterexample's exchanges to stderr as well (default true; the unit tests turn it off).
+   */
   echo?: boolean;
   /** Cases for this property instead of PCS_RUNS (e.g. a fraction of it for long stateful sequences). */
   runs?: (settings: PropertySettings) => number;

@@ -12,9 +12,14 @@ export interface PropertySettings {
   seed: number | undefined;
   /** Path of a counterexample to replay exactly (PCS_PATH, needs PCS_SEED), without its replay suffix. */
   path: string | undefined;
-  /** Stateful tests: which commands of each shrunk sequence ran (the "~..." suffix of PCS_PATH; fc.commands replayPath). */
+  /**
+   * Stateful tests: which commands of each shrunk sequence ran (the "~..." suffix of PCS_PATH; fc.commands replayPath).
+   */
   replayPath: string | undefined;
-  /** Time budget of each property in ms (PCS_PROPERTY_BUDGET_MS): a run stops generating after it and passes with what it checked. */
+  /**
+   * Time budget of each property in ms (PCS_PROPERTY_BUDGET_MS): a
+   * run stops generating after it and passes with what it checked.
+   */
   budgetMs: number;
   /**
    * Shrink a failing case to a minimal one (PCS_SHRINK, default yes). no: report the first

@@ -26,7 +26,10 @@ let patterns: Patterns = { textual: null, encoded: null };
 
 const escapeForRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
-/** Every way one character of a secret may be written by an encoder: itself, %XX (also double-encoded), \uXXXX, \c, &#N; and &#xH;. */
+/**
+ * Every way one character of a secret may be written by an encoder:
+ * itself, %XX (also double-encoded), \uXXXX, \c, &#N; and &#xH;.
+ */
 function characterForms(char: string): string {
   if (/^[A-Za-z0-9]$/.test(char)) return char;
   const bytes = [...Buffer.from(char, 'utf8')];
@@ -77,7 +80,10 @@ function compile(): Patterns {
   };
 }
 
-/** Registers a value that must never be printed, in any of its encoded forms. Values shorter than 4 characters are ignored. */
+/**
+ * Registers a value that must never be printed, in any of its
+ * encoded forms. Values shorter than 4 characters are ignored.
+ */
 export function registerSecret(value: string | null | undefined): void {
   if (!value || value.length < 4 || secrets.has(value)) return;
   secrets.add(value);

@@ -60,7 +60,9 @@ export interface TransportSettings {
   maxBackoffMs: number;
   /** Where the marker line goes; null: no marker (unit tests of the policy). */
   markerFile: string | null;
-  /** The run ledger customers are recorded in (support/lifecycle/ledger.ts), with the target they live on; null: none. */
+  /**
+   * The run ledger customers are recorded in (support/lifecycle/ledger.ts), with the target they live on; null: none.
+   */
   ledger: { file: string; runId: string; target?: LedgerTarget } | null;
 }
 
@@ -83,7 +85,10 @@ export class TransportError extends Error {
   }
 }
 
-/** Thrown instead of sending when the target was already found unreachable in this run: the test is skipped, not failed again. */
+/**
+ * Thrown instead of sending when the target was already found
+ * unreachable in this run: the test is skipped, not failed again.
+ */
 export class TargetAlreadyUnreachable extends TransportError {
   override name = 'TargetAlreadyUnreachable';
 }
@@ -148,7 +153,10 @@ export function transportSettings(timeoutMs: number, env: Env = process.env): Tr
   };
 }
 
-/** The target customers are recorded against: the base URL global setup settled on (the embedded mock's, when it started one). */
+/**
+ * The target customers are recorded against: the base URL global
+ * setup settled on (the embedded mock's, when it started one).
+ */
 function ledgerTarget(env: Env): { target?: LedgerTarget } {
   const baseUrl = env.PCS_BASE_URL?.trim();
   return baseUrl ? { target: { baseUrl, embedded: env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1' } } : {};

@@ -7,7 +7,10 @@ import { replaceAt } from '../../contract/schema-paths.ts';
 import type { ClassifiedInput } from './input-class.ts';
 import type { Reading } from './readings.ts';
 
-/** A creation body as the server read it: the field at `pointer` replaced by the reading (removed when read as "not given"). */
+/**
+ * A creation body as the server read it: the field at `pointer`
+ * replaced by the reading (removed when read as "not given").
+ */
 export function bodyAsRead(sent: unknown, pointer: string, reading: Reading): Record<string, unknown> {
   const read =
     pointer === ''

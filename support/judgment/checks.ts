@@ -137,7 +137,10 @@ export function eachElementValueEquals(exchange: Exchange, key: string, expected
   );
 }
 
-/** The timestamp each intent status says is set (reference: States and transitions). Status names compare case-insensitively. */
+/**
+ * The timestamp each intent status says is set (reference: States
+ * and transitions). Status names compare case-insensitively.
+ */
 export const eventTimestamps: Readonly<Record<string, string>> = {
   sent: 'approved_at',
   failed: 'canceled_at',

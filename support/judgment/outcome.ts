@@ -106,7 +106,9 @@ export function describeInput(pointer: string, value: unknown): string {
 
 const lenientNotes: Array<{ rule: string; note: string }> = [];
 
-/** Records that a check passed only leniently (property tests collect them; support/generation/properties.ts annotates). */
+/**
+ * Records that a check passed only leniently (property tests collect them; support/generation/properties.ts annotates).
+ */
 export function noteLenient(rule: string, note: string): void {
   lenientNotes.push({ rule, note });
 }

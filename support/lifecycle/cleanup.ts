@@ -37,7 +37,10 @@ export interface CleanupResult {
   failed: { id: number; reason: string }[];
 }
 
-/** Deletes every leftover customer of the ledger on this target (the others live elsewhere); never throws (teardown must finish). */
+/**
+ * Deletes every leftover customer of the ledger on this target (the
+ * others live elsewhere); never throws (teardown must finish).
+ */
 export async function deleteLeftoverCustomers(
   target: CleanupTarget,
   settings: TransportSettings,

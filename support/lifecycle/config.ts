@@ -134,7 +134,10 @@ export function configErrorLine(error: ConfigError): string {
   return `collect-conformance: configuration error: ${error.message}`;
 }
 
-/** Runs a validation; a ConfigError ends the process with its one line and exit code 2 (playwright.config.ts, global setup). */
+/**
+ * Runs a validation; a ConfigError ends the process with its one
+ * line and exit code 2 (playwright.config.ts, global setup).
+ */
 export function orExitOnConfigError<T>(validate: () => T): T {
   try {
     return validate();

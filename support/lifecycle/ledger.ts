@@ -19,7 +19,10 @@ import { isUnsafeIntegerText, parseJson, standInFor, stringifyJson } from '../..
 
 export const ledgerFileName = 'created-customers.jsonl';
 
-/** Where the customers of a run live: the base URL (no credentials: config.ts refuses them), and whether it is the embedded mock. */
+/**
+ * Where the customers of a run live: the base URL (no credentials:
+ * config.ts refuses them), and whether it is the embedded mock.
+ */
 export interface LedgerTarget {
   baseUrl: string;
   embedded: boolean;
@@ -33,7 +36,10 @@ type CustomerEntry = {
   target?: string;
   embedded?: boolean;
 };
-/** The first line of a run's ledger: which process writes it, so that a run that is still going is not taken for a dead one. */
+/**
+ * The first line of a run's ledger: which process writes it, so
+ * that a run that is still going is not taken for a dead one.
+ */
 type RunEntry = {
   event: 'run';
   runId: string;
@@ -135,7 +141,10 @@ export function openCustomers(file: string = ledgerPath()): OpenCustomer[] {
   return open;
 }
 
-/** Ids the ledger shows as created and not deleted, in creation order; with a base URL, those of that target (or of none recorded). */
+/**
+ * Ids the ledger shows as created and not deleted, in creation order;
+ * with a base URL, those of that target (or of none recorded).
+ */
 export function leftoverCustomers(file: string = ledgerPath(), baseUrl?: string): number[] {
   return openCustomers(file)
     .filter((customer) => baseUrl === undefined || customer.target === undefined || customer.target === baseUrl)

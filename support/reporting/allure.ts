@@ -107,7 +107,10 @@ export async function labelTestBefore(testInfo: TestInfo): Promise<void> {
 /** The label of a test that passed only because the reference leaves an input open: --strict would fail it. */
 export const strictLabel = { name: 'strict', value: 'fails' } as const;
 
-/** Labels known once the test has run: epic and feature from the operations it called; 'strict: fails' and a tag when it passed leniently. */
+/**
+ * Labels known once the test has run: epic and feature from the operations
+ * it called; 'strict: fails' and a tag when it passed leniently.
+ */
 export async function labelTestAfter(testInfo: TestInfo): Promise<void> {
   const ruleIds = rulesOf(testInfo).map((entry) => entry.id);
   const called = recordedRequests(testInfo.annotations).map((request) => request.operation);

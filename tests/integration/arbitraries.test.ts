@@ -124,7 +124,10 @@ test('property settings: defaults, and one-line ConfigErrors for bad values', ()
 
 const brokenKey = 'sk_sandbox_unit_broken_server_key_42';
 
-/** POST /v1/transactions echoes the body, but adds 1 to amounts from 5000 up: the minimal counterexample has amount 5000. */
+/**
+ * POST /v1/transactions echoes the body, but adds 1 to amounts
+ * from 5000 up: the minimal counterexample has amount 5000.
+ */
 async function startBrokenServer(): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     let text = '';

@@ -212,7 +212,8 @@ describe('an interrupted run', () => {
             CI: '',
           },
           stdio: ['ignore', 'pipe', 'pipe'],
-          // Its own process group, so that the interrupt reaches the runner and its workers as Ctrl-C in a terminal does.
+          // Its own process group, so that the interrupt reaches the
+          // runner and its workers as Ctrl-C in a terminal does.
           detached: true,
         },
       );
@@ -441,7 +442,10 @@ describe('leftovers of a run killed before its teardown', () => {
 
 const bin = join(projectRoot, 'bin', 'collect-conformance.mjs');
 
-/** The installed command (bin/collect-conformance.mjs, as npm run conformance and npx run it) against a mock, one worker. */
+/**
+ * The installed command (bin/collect-conformance.mjs, as npm
+ * run conformance and npx run it) against a mock, one worker.
+ */
 async function command(mock: RunningMock, outputDir: string, extra: string[], options: { detached?: boolean } = {}) {
   const child = spawn(
     process.execPath,

@@ -1,4 +1,7 @@
-/** A stand-in for Playwright's TestInfo, for the property runner in unit tests: it records attachments, and a skip throws. */
+/**
+ * A stand-in for Playwright's TestInfo, for the property runner
+ * in unit tests: it records attachments, and a skip throws.
+ */
 import type { PropertyTestInfo } from '../../support/generation/properties.ts';
 
 export function fakeTestInfo(title: string): PropertyTestInfo & { attachments: string[] } {

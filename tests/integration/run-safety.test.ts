@@ -57,7 +57,9 @@ function suite(
   });
 }
 
-/** A loopback HTTP server that counts requests and answers them with `answer` (or closes for good after `lastRequest`). */
+/**
+ * A loopback HTTP server that counts requests and answers them with `answer` (or closes for good after `lastRequest`).
+ */
 async function countingServer(lastRequest = Infinity): Promise<{ server: Server; base: string; count: () => number }> {
   let count = 0;
   const server = createServer((_request, response) => {

@@ -98,7 +98,10 @@ export function unzipEntries(archive: Buffer): { name: string; data: Buffer }[] 
   return entries;
 }
 
-/** The readable contents of a file: itself, plus what zip archives hold (also a zip embedded as base64 in the HTML report). */
+/**
+ * The readable contents of a file: itself, plus what zip archives
+ * hold (also a zip embedded as base64 in the HTML report).
+ */
 function contents(name: string, data: Buffer, depth = 0): { name: string; data: Buffer }[] {
   const found = [{ name, data }];
   if (depth > 2) return found;

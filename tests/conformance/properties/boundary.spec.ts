@@ -39,7 +39,10 @@ import type { FastClient } from '../../../support/http/fast-client.ts';
 import type { Target } from '../../../support/lifecycle/target.ts';
 import type { CreateTransactionBody } from '../../../contract/types.ts';
 
-/** The target's own values, which the pattern fields are nudged from (its currency, its phone number), and the run's e-mail. */
+/**
+ * The target's own values, which the pattern fields are nudged
+ * from (its currency, its phone number), and the run's e-mail.
+ */
 function targetOverrides(target: Target): Overrides {
   return { ...pinnedOverrides(target), '/customer/email': fc.constant(edgeEmail(target)) };
 }
@@ -226,7 +229,8 @@ test.describe('properties: edges of what the reference allows', () => {
       ];
       // The last two: a percent escape that decodes to nothing (a server's URL decoding must not be what fails).
       const suffixes = ['?expand=customer', '?page=2&limit=10', '?', '/', '/?x=1', '%ZZ', '%E0%A4%A'];
-      // application/json with parameters or in another case is still application/json (the operations with a body only).
+      // application/json with parameters or in another case is
+      // still application/json (the operations with a body only).
       const contentTypes = ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON'];
       const forms: Array<{ accept: string | null | undefined; pathSuffix: string; contentType?: string }> = [
         ...accepts.map((accept) => ({ accept, pathSuffix: '' })),
@@ -238,7 +242,8 @@ test.describe('properties: edges of what the reference allows', () => {
       await runProperty({
         testInfo,
         target,
-        // Every form on every operation first, whatever PCS_RUNS says (a server may break on one form of one path only).
+        // Every form on every operation first, whatever PCS_RUNS
+        // says (a server may break on one form of one path only).
         examples: operations.flatMap((operation) => forms.map((one) => ({ operation, form: one, body: safeBody! }))),
         runs: (settings) => Math.max(6, Math.ceil(settings.runs / 2)),
         setup: (client) => issue(client, target),

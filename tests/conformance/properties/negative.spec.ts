@@ -78,7 +78,10 @@ function malformed(text: string): fc.Arbitrary<string> {
   return fc.oneof(cut, replaced).filter((broken) => !isJson(broken));
 }
 
-/** Path parameter values that name nothing, or are not even ids: huge, negative, fractional, text, Unicode, the id edges. */
+/**
+ * Path parameter values that name nothing, or are not even ids:
+ * huge, negative, fractional, text, Unicode, the id edges.
+ */
 /** Path ids every run meets first (fast-check examples): each kind of odd id once, 16 digits and more among them. */
 const oddPathExamples: Array<string | number> = [
   0,
@@ -288,7 +291,8 @@ test.describe('properties: invalid requests', () => {
       await runProperty({
         testInfo,
         target,
-        // Plain positive integers up to 2^53 - 1 that name nothing (2^31 and up: no service is likely to have reached them).
+        // Plain positive integers up to 2^53 - 1 that name nothing
+        // (2^31 and up: no service is likely to have reached them).
         arbitrary: edgeUnknownId,
         async predicate(id, client) {
           const exchange = await client.call('deleteCustomer', { params: { id } });

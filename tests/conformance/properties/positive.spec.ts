@@ -166,7 +166,8 @@ test.describe('properties: valid requests', () => {
         target,
         arbitrary: sendSample(target),
         async predicate(sample, client) {
-          // Only digits without a leading zero that make a safe integer have an integer form (JSON cannot keep "0123"); other tokens have nothing to check here.
+          // Only digits without a leading zero that make a safe integer have an integer
+          // form (JSON cannot keep "0123"); other tokens have nothing to check here.
           const integerForm = (token: unknown): number | undefined =>
             typeof token === 'string' && /^(0|[1-9]\d{0,15})$/.test(token) && Number.isSafeInteger(Number(token))
               ? Number(token)
@@ -204,7 +205,8 @@ test.describe('properties: valid requests', () => {
     const success = which === 'balance' ? 'BALANCE-2XX' : 'CURRENCY-2XX';
     const contains = which === 'balance' ? 'BALANCE-CONTAINS-ID' : 'CURRENCY-CONTAINS-ID';
 
-    // The generated part is the repetition (and order among the other workers' requests): the answer must hold every time.
+    // The generated part is the repetition (and order among the
+    // other workers' requests): the answer must hold every time.
     test(
       `property: the configured ${which} id always gives an array of valid ${which} objects`,
       covers(documented),

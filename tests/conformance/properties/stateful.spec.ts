@@ -67,7 +67,10 @@ interface Real {
   leftovers: Set<number>;
 }
 
-/** Asserts a rule of the test's kind; a rule of the other kind is a precondition when later commands rely on it, else not checked here. */
+/**
+ * Asserts a rule of the test's kind; a rule of the other kind is a
+ * precondition when later commands rely on it, else not checked here.
+ */
 function verify(
   real: Real,
   ruleId: string,
@@ -92,7 +95,8 @@ class CreateCustomer implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     real.client.step(this.toString());
     const exchange = await real.client.call('createCustomer', { body: this.body });
-    // The id where the other tests read it: /id, /0/id or one object down (/data/id), as the gap table says (docs/explanations/gaps.md).
+    // The id where the other tests read it: /id, /0/id or one object down
+    // (/data/id), as the gap table says (docs/explanations/gaps.md).
     const id = createdCustomerId(exchange.json);
     // Customer creation is the suite's helper (not shown by the reference): its failure is a precondition of deletion.
     needs('CUSTOMER-DELETE-204', exchange, [
@@ -225,7 +229,10 @@ class GetLink implements Cmd {
   toString = (): string => `getPaymentLink(open transaction #${this.pick})`;
 }
 
-/** A url that visibly carries a token carries its own transaction's, not the token of another transaction of the sequence. */
+/**
+ * A url that visibly carries a token carries its own transaction's,
+ * not the token of another transaction of the sequence.
+ */
 function urlCarriesOwnToken(
   model: Readonly<Model>,
   transaction: ModelTransaction,
@@ -337,7 +344,8 @@ class GetListById implements Cmd {
 const unknownId = fc.integer({ min: 2_000_000_000, max: 2_147_483_000 });
 
 function commandArbitraries(target: Target, withCustomers: boolean): fc.Arbitrary<Cmd>[] {
-  // Picks range over every element the model holds (modulo its size), old and new alike; they shrink towards the oldest.
+  // Picks range over every element the model holds (modulo its
+  // size), old and new alike; they shrink towards the oldest.
   const pick = fc.nat({ max: 999 });
   const commands: fc.Arbitrary<Cmd>[] = [
     fc
@@ -361,7 +369,9 @@ function commandArbitraries(target: Target, withCustomers: boolean): fc.Arbitrar
   return commands;
 }
 
-/** Whether the target has the customer-creation helper (not shown by the reference); without it, no customer commands. */
+/**
+ * Whether the target has the customer-creation helper (not shown by the reference); without it, no customer commands.
+ */
 async function hasCustomerCreation(client: FastClient): Promise<boolean> {
   const [body] = fc.sample(customerBody, { numRuns: 1, seed: 7 });
   const exchange = await client.call('createCustomer', { body, quiet: true });
@@ -425,7 +435,8 @@ for (const kind of ['documented', 'inferred'] as const) {
               });
             return available;
           },
-          // Short sequences: half of PCS_RUNS keeps the request count near the other properties; long ones: one per 50 runs.
+          // Short sequences: half of PCS_RUNS keeps the request count
+          // near the other properties; long ones: one per 50 runs.
           runs: (settings) => shape.runs(settings.runs),
           arbitrary: (replayPath, withCustomers) =>
             fc.commands(commandArbitraries(target, withCustomers), {
