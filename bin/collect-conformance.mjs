@@ -11,7 +11,8 @@ for (const name of ['NODE_DEBUG', 'NODE_DEBUG_NATIVE']) {
   const value = process.env[name]?.trim();
   if (runsTheSuite && value) {
     process.stderr.write(
-      `collect-conformance: configuration error: ${name}: is set ("${value.slice(0, 40)}"): Node's debug output prints request headers, the key included, into the console and the reports; unset it to run the suite\n`,
+      `collect-conformance: configuration error: ${name}: is set ("${value.slice(0, 40)}"): Node's debug output ` +
+        `prints request headers, the key included, into the console and the reports; unset it to run the suite\n`,
     );
     process.exit(2);
   }

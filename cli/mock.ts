@@ -47,7 +47,8 @@ export async function mock(argv: string[]): Promise<number> {
     `reference mock ${mockVersion} listening (header ${mockVersionHeader} on every response)`,
     `  sandbox  PCS_BASE_URL=${running.sandboxBaseUrl}  PCS_SECRET_KEY=${running.sandboxKey}`,
     `  live     base URL ${running.liveBaseUrl}  key ${running.liveKey}`,
-    '  seeded ids: PCS_BALANCE_ID=1 (also 2, 3), PCS_CURRENCY_ID=1 (XOF; also 2, GNF); payment modes: mtn, moov, mtn_ci, moov_tg, orange_ci, wave_ci',
+    '  seeded ids: PCS_BALANCE_ID=1 (also 2, 3), PCS_CURRENCY_ID=1 (XOF; also 2, GNF); ' +
+      'payment modes: mtn, moov, mtn_ci, moov_tg, orange_ci, wave_ci',
   ];
   if (mutant) lines.push(`  serving mutant: ${mutant}`);
   if (faults) lines.push(`  injecting faults: ${faults}`);

@@ -61,7 +61,8 @@ export function checkRegExp(pattern: string, what: string): void {
     playwrightRegExp(pattern);
   } catch (error) {
     throw new UsageError(
-      `${what}: "${pattern.slice(0, 60)}" is not a valid regular expression (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`,
+      `${what}: "${pattern.slice(0, 60)}" is not a valid regular expression ` +
+        `(${(error as Error).message.replace(/^Invalid regular expression: /, '')})`,
     );
   }
 }
@@ -79,7 +80,8 @@ export function checkReporters(value: string, cwd: string = process.cwd(), what 
       createRequire(join(cwd, 'package.json')).resolve(name);
     } catch {
       throw new UsageError(
-        `${what}: "${name.slice(0, 60)}" is neither a Playwright reporter (${builtInReporters().join(', ')}) nor a module found from ${cwd}`,
+        `${what}: "${name.slice(0, 60)}" is neither a Playwright reporter ` +
+          `(${builtInReporters().join(', ')}) nor a module found from ${cwd}`,
       );
     }
   }
@@ -159,7 +161,8 @@ export function checkPassThrough(args: readonly string[], cwd: string = process.
       throw new UsageError(`unknown Playwright option ${name.slice(0, 40)} after -- (see npx playwright test --help)`);
     if (option.long !== undefined && ownedByTheCommand.has(option.long)) {
       throw new UsageError(
-        `${name} after --: the command runs the suite with its own Playwright configuration; use its flags instead (see --help)`,
+        `${name} after --: the command runs the suite with its own Playwright configuration; ` +
+          `use its flags instead (see --help)`,
       );
     }
     let attached: string | undefined;

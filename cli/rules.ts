@@ -49,7 +49,8 @@ export function listRules(argv: string[]): number | Promise<number> {
     );
   }
   process.stdout.write(
-    `${selected.length} rules (${selected.filter((entry) => entry.kind === 'documented').length} documented, ${selected.filter((entry) => entry.kind === 'inferred').length} inferred)\n`,
+    `${selected.length} rules (${selected.filter((entry) => entry.kind === 'documented').length} documented, ` +
+      `${selected.filter((entry) => entry.kind === 'inferred').length} inferred)\n`,
   );
   return 0;
 }

@@ -107,7 +107,10 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 async function startReferenceMock(port: number): Promise<{ child: ChildProcess; base: string; key: string }> {
-  const script = `import { startMockServer } from './mock/server.ts'; const m = await startMockServer({ host: '127.0.0.1', port: ${port} }); process.stdout.write(JSON.stringify({ base: m.sandboxBaseUrl, key: m.sandboxKey }) + '\\n');`;
+  const script =
+    `import { startMockServer } from './mock/server.ts'; ` +
+    `const m = await startMockServer({ host: '127.0.0.1', port: ${port} }); ` +
+    `process.stdout.write(JSON.stringify({ base: m.sandboxBaseUrl, key: m.sandboxKey }) + '\\n');`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -134,12 +137,16 @@ async function startBareServer(
   port: number,
   answers: Record<string, { status: number; contentType: string; body: string }>,
 ): Promise<{ child: ChildProcess; base: string }> {
-  const script = `
+  // Two lines of the script are cut in the middle (` + `) so that no line here is longer than 120 characters.
+  const script =
+    `
     const http = require('node:http');
     const answers = JSON.parse(process.env.BARE_ANSWERS);
-    const prepared = Object.fromEntries(Object.entries(answers).map(([key, a]) => [key, { status: a.status, headers: { 'content-type': a.contentType, 'content-length': Buffer.byteLength(a.body) }, body: a.body }]));
+    const prepared = Object.fromEntries(Object.entries(answers).map(([key, a]) => [key, { status: a.status, ` +
+    `headers: { 'content-type': a.contentType, 'content-length': Buffer.byteLength(a.body) }, body: a.body }]));
     http.createServer((req, res) => {
-      const answer = prepared[req.method + ' ' + req.url] ?? { status: 404, headers: { 'content-length': 0 }, body: '' };
+      const answer = prepared[req.method + ' ' + req.url] ?? ` +
+    `{ status: 404, headers: { 'content-length': 0 }, body: '' };
       req.on('data', () => {});
       req.on('end', () => { res.writeHead(answer.status, answer.headers); res.end(answer.body); });
     }).listen(${port}, '127.0.0.1', () => process.stdout.write('ready\\n'));`;
@@ -312,7 +319,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   say(
-    `bench-mock: the reference mock beside a bare node:http server serving the same bytes (autocannon, ${seconds} s each, same run)`,
+    `bench-mock: the reference mock beside a bare node:http server ` +
+      `serving the same bytes (autocannon, ${seconds} s each, same run)`,
   );
   for (const line of ratioLines(await mockVersusBare(seconds, connections))) say(line);
   say('');
@@ -373,7 +381,8 @@ async function main(): Promise<void> {
     }
     if (!prism)
       say(
-        'bench-mock: Prism is not installed in lab/peer-tools/ (flock /tmp/npm.lock npm install --prefix lab/peer-tools @stoplight/prism-cli): its column is missing',
+        'bench-mock: Prism is not installed in lab/peer-tools/ (flock /tmp/npm.lock ' +
+          'npm install --prefix lab/peer-tools @stoplight/prism-cli): its column is missing',
       );
   } finally {
     await stop(mock.child);

@@ -154,7 +154,8 @@ function table(results: ToolResult[]): string {
       ? `error: ${r.error}`
       : `${r.killed} / ${r.total} (${r.total === 0 ? 0 : Math.round((r.killed / r.total) * 100)} %)`;
     lines.push(
-      `| ${r.tool} | ${killed} | ${r.falsePositives} | ${r.variantsFlagged} / ${r.variantsTotal} | ${r.wallSeconds.toFixed(1)} s |`,
+      `| ${r.tool} | ${killed} | ${r.falsePositives} | ${r.variantsFlagged} / ${r.variantsTotal} | ` +
+        `${r.wallSeconds.toFixed(1)} s |`,
     );
   }
   return lines.join('\n');
@@ -172,7 +173,8 @@ async function main(): Promise<number> {
   const variants = allVariants().filter(selected);
   const outputRoot = resolve(process.env.PCS_OUTPUT_DIR ?? 'reports');
   process.stdout.write(
-    `bench:peers: ${mutants.length} mutants and ${variants.length} conforming variants, tools: ${options.tools.join(', ')}\n`,
+    `bench:peers: ${mutants.length} mutants and ${variants.length} conforming variants, ` +
+      `tools: ${options.tools.join(', ')}\n`,
   );
   const work = mkdtempSync(join(tmpdir(), 'pcs-peers-'));
   const results: ToolResult[] = [];
@@ -182,7 +184,9 @@ async function main(): Promise<number> {
       mkdirSync(join(work, tool.name.replace(/\W+/g, '-')), { recursive: true });
       const result = await benchTool(tool, mutants, variants, work);
       process.stdout.write(
-        `bench:peers: ${result.tool}: ${result.error ? `error: ${result.error}` : `${result.killed}/${result.total} killed`} in ${result.wallSeconds.toFixed(1)} s\n`,
+        `bench:peers: ${result.tool}: ` +
+          `${result.error ? `error: ${result.error}` : `${result.killed}/${result.total} killed`} ` +
+          `in ${result.wallSeconds.toFixed(1)} s\n`,
       );
       results.push(result);
     }
@@ -196,10 +200,12 @@ async function main(): Promise<number> {
   mkdirSync(outputRoot, { recursive: true });
   const notes = [
     '',
-    `Measured ${new Date().toISOString()} by \`npm run bench:peers\` on the same ${mutants.length} non-equivalent mutants and ${variants.length} conforming variants as \`npm run mutation\`.`,
+    `Measured ${new Date().toISOString()} by \`npm run bench:peers\` on the same ${mutants.length} ` +
+      `non-equivalent mutants and ${variants.length} conforming variants as \`npm run mutation\`.`,
     'A tool kills a mutant when it reports a failure against it that it does not report against the unmutated mock.',
     suite
-      ? "The collect-conformance row is read from the last `npm run mutation` (reports/mutation.json); its wall time is that run's."
+      ? 'The collect-conformance row is read from the last `npm run mutation` (reports/mutation.json); ' +
+        "its wall time is that run's."
       : '',
     '',
     ...results

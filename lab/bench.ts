@@ -102,7 +102,10 @@ function costLines(lines: StatsLine[], requests: number): string[] {
     `cost per generated request (worker time, ${((all * 1000) / requests).toFixed(0)} µs in all):`,
     ...costPhases.map((phase) => {
       const ms = totals.get(phase) ?? 0;
-      return `  ${phase.padEnd(11)} ${((ms * 1000) / requests).toFixed(0).padStart(6)} µs  ${((100 * ms) / all).toFixed(1).padStart(5)} %`;
+      return (
+        `  ${phase.padEnd(11)} ${((ms * 1000) / requests).toFixed(0).padStart(6)} µs  ` +
+        `${((100 * ms) / all).toFixed(1).padStart(5)} %`
+      );
     }),
   ];
 }
@@ -115,8 +118,11 @@ function timelineLines(started: number, ended: number): string[] {
   const part = (from: number | undefined, to: number | undefined): string =>
     from === undefined || to === undefined ? '?' : `${((to - from) / 1000).toFixed(2)} s`;
   return [
-    `  start-up (command, TypeScript, configuration) ${part(started, t.setupStarted)}; global setup (embedded mock, preflight) ${part(t.setupStarted, t.setupEnded)};`,
-    `  workers starting ${part(t.setupEnded, t.firstTestBegan)}; tests ${part(t.firstTestBegan, t.lastTestEnded)}; after the tests (teardown, reporters, exit) ${part(t.lastTestEnded, ended)}`,
+    `  start-up (command, TypeScript, configuration) ${part(started, t.setupStarted)}; ` +
+      `global setup (embedded mock, preflight) ${part(t.setupStarted, t.setupEnded)};`,
+    `  workers starting ${part(t.setupEnded, t.firstTestBegan)}; ` +
+      `tests ${part(t.firstTestBegan, t.lastTestEnded)}; ` +
+      `after the tests (teardown, reporters, exit) ${part(t.lastTestEnded, ended)}`,
   ];
 }
 
@@ -220,16 +226,24 @@ async function main(): Promise<number> {
   const ratio = ceiling.requestsPerSecond > 0 ? aggregateRate / ceiling.requestsPerSecond : 0;
   const out = [
     '',
-    `default conformance run (${conformance.command}, embedded mock): ${wallSeconds.toFixed(1)} s wall, exit ${conformance.code}${summary.length ? ` (${summary.join(', ')})` : ''}`,
+    `default conformance run (${conformance.command}, embedded mock): ${wallSeconds.toFixed(1)} s wall, ` +
+      `exit ${conformance.code}${summary.length ? ` (${summary.join(', ')})` : ''}`,
     ...timelineLines(conformance.startedAt, conformance.startedAt + conformance.wallMs),
     `generated requests: ${number(requests)} in ${lines.length} property/stateful test(s) on ${workers} worker(s)`,
-    `generated requests per second: ${number(aggregateRate)} (all workers: requests / ${(spanMs / 1000).toFixed(2)} s during which a property test ran)`,
-    `                               ${number(perWorkerRate)} per worker (requests / ${(summedMs / 1000).toFixed(2)} s summed over the property tests)`,
-    `loopback ceiling (autocannon, 1 connection, GET /v1/balances/1 on the same mock): ${number(ceiling.requestsPerSecond)} req/s, mean latency ${ceiling.latencyMs.toFixed(2)} ms${ceiling.errors ? `, ${ceiling.errors} error(s)/non-2xx` : ''}`,
+    `generated requests per second: ${number(aggregateRate)} (all workers: ` +
+      `requests / ${(spanMs / 1000).toFixed(2)} s during which a property test ran)`,
+    `                               ${number(perWorkerRate)} per worker ` +
+      `(requests / ${(summedMs / 1000).toFixed(2)} s summed over the property tests)`,
+    `loopback ceiling (autocannon, 1 connection, GET /v1/balances/1 on the same mock): ` +
+      `${number(ceiling.requestsPerSecond)} req/s, ` +
+      `mean latency ${ceiling.latencyMs.toFixed(2)} ms${ceiling.errors ? `, ${ceiling.errors} error(s)/non-2xx` : ''}`,
     `ratio: generated req/s (both workers) / one-connection ceiling = ${(ratio * 100).toFixed(0)} %`,
-    `  (for comparison: the one-connection ceiling of a creation, POST /v1/transactions, the request the generated traffic sends most: ${number(creationCeiling.requestsPerSecond)} req/s; ratio ${((100 * aggregateRate) / Math.max(1, creationCeiling.requestsPerSecond)).toFixed(0)} %)`,
+    `  (for comparison: the one-connection ceiling of a creation, POST /v1/transactions, ` +
+      `the request the generated traffic sends most: ${number(creationCeiling.requestsPerSecond)} req/s; ` +
+      `ratio ${((100 * aggregateRate) / Math.max(1, creationCeiling.requestsPerSecond)).toFixed(0)} %)`,
     ...costLines(lines, requests),
-    `targets: run ≤ 8 s ${verdict(wallSeconds <= 8)}; ≥ 5,000 generated requests ${verdict(requests >= 5000)}; generated req/s ≥ 40 % of the ceiling ${verdict(ratio >= 0.4)}`,
+    `targets: run ≤ 8 s ${verdict(wallSeconds <= 8)}; ≥ 5,000 generated requests ${verdict(requests >= 5000)}; ` +
+      `generated req/s ≥ 40 % of the ceiling ${verdict(ratio >= 0.4)}`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   if (conformance.code !== 0) {

@@ -326,13 +326,11 @@ function generate(random: Random, key: string, tokens: string[], transactionIds:
     };
   }
   if (roll < 0.8) {
+    const oddSegment = () => encodeURIComponent(String(pick(random, oddValues)));
     const path =
       random() < 0.7
         ? pick(random, oddPaths)
-        : `/v1/${Array.from({ length: int(random, 1, 12) }, () => encodeURIComponent(String(pick(random, oddValues)))).join('/')}`.slice(
-            0,
-            6000,
-          );
+        : `/v1/${Array.from({ length: int(random, 1, 12) }, oddSegment).join('/')}`.slice(0, 6000);
     return { kind: 'odd path', method: pick(random, ['GET', 'POST', 'DELETE']), path, headers: auth() };
   }
   if (roll < 0.9) {
@@ -378,7 +376,8 @@ const rawRequests = [
   `GET /v1/balances/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
   'POST /v1/transactions HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
   'GET /\u0000 HTTP/1.1\r\nHost: x\r\n\r\n',
-  'POST /v1/transactions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"amount":',
+  'POST /v1/transactions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+    'Content-Length: 100\r\n\r\n{"amount":',
 ];
 
 function sendRaw(port: number, payload: string): Promise<number | string> {
@@ -408,7 +407,9 @@ function sendRaw(port: number, payload: string): Promise<number | string> {
 
 /** Slow clients: a request that never completes. Resolves with the time the mock took to close the connection. */
 function sendSlow(port: number, key: string, random: Random, giveUpMs: number): Promise<number> {
-  const head = `POST /v1/transactions HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\n`;
+  const head =
+    `POST /v1/transactions HTTP/1.1\r\nhost: 127.0.0.1\r\n` +
+    `authorization: Bearer ${key}\r\ncontent-type: application/json\r\n`;
   const payload = pick(random, [
     `${head}content-length: 500\r\n\r\n{"description":`, // a body shorter than its Content-Length
     `${head}transfer-encoding: chunked\r\n\r\n5\r\n{"a":\r\n`, // chunks without the last one
@@ -654,7 +655,8 @@ export function verdict(report: FuzzReport, options: FuzzOptions, maxRssGrowthMb
     problems.push('the mock did not answer GET /v1/currencies/1 with 200 after the fuzzing (crashed or wedged)');
   if (report.oversized.answered413 !== report.oversized.sent) {
     problems.push(
-      `oversized bodies: ${report.oversized.answered413} of ${report.oversized.sent} answered 413 (others: ${JSON.stringify(report.oversized.other)})`,
+      `oversized bodies: ${report.oversized.answered413} of ${report.oversized.sent} ` +
+        `answered 413 (others: ${JSON.stringify(report.oversized.other)})`,
     );
   }
   if (report.largestCollection > options.storeCap)
@@ -672,7 +674,8 @@ export function verdict(report: FuzzReport, options: FuzzOptions, maxRssGrowthMb
   }
   if (report.slowClients && report.slowClients.closedInTime < report.slowClients.sent) {
     problems.push(
-      `${report.slowClients.sent - report.slowClients.closedInTime} of ${report.slowClients.sent} slow clients were not cut off in time (slowest ${report.slowClients.slowestMs} ms)`,
+      `${report.slowClients.sent - report.slowClients.closedInTime} of ${report.slowClients.sent} ` +
+        `slow clients were not cut off in time (slowest ${report.slowClients.slowestMs} ms)`,
     );
   }
   if ((report.openConnectionsAfter ?? 0) > 2)
@@ -728,7 +731,8 @@ async function main(): Promise<void> {
     throw error;
   }
   console.log(
-    `fuzz-mock: ${options.requests} requests, ${options.concurrency} connections, seed ${options.seed}, store cap ${options.storeCap}, at most ${options.maxSeconds} s`,
+    `fuzz-mock: ${options.requests} requests, ${options.concurrency} connections, ` +
+      `seed ${options.seed}, store cap ${options.storeCap}, at most ${options.maxSeconds} s`,
   );
   const report = await runFuzz(options, (line) => console.log(line));
   const statuses = Object.entries(report.statuses)

@@ -159,12 +159,14 @@ const tags: OpenAPIV3_1.TagObject[] = [
   {
     name: 'Customers',
     description:
-      'Customers. Deleting a customer is documented; creating one exists but is not shown by the reference (the suite uses it as a helper).',
+      'Customers. Deleting a customer is documented; ' +
+      'creating one exists but is not shown by the reference (the suite uses it as a helper).',
   },
   {
     name: 'Transactions',
     description:
-      'Transactions (collects): creating a transaction, getting its payment link, and sending it for payment through a payment mode.',
+      'Transactions (collects): creating a transaction, ' +
+      'getting its payment link, and sending it for payment through a payment mode.',
   },
   { name: 'Balances', description: 'Balances of the account.' },
   { name: 'Currencies', description: 'Currencies of the account and the payment modes available for each.' },
@@ -299,9 +301,13 @@ export function buildOpenApiDocument(): OpenAPIV3_1.Document {
       title: 'Payment Collection Service API',
       version: '1.0.0',
       description: [
-        'HTTP/JSON payment-collection service: customers, transactions (collects), balances and currencies. Interface version v1, carried as the path prefix /v1 of both base addresses.',
-        'This document is generated from the JSON Schemas in schemas/ and the operations table in contract/operations.ts by lab/generate-openapi.ts (npm run openapi:generate). Do not edit it by hand.',
-        'Extensions: x-pcs-kind on a response says whether the reference documents it or the suite infers it; x-pcs-rules on an operation lists the ids of the rules in specs/rules.json that concern it; x-pcs-undocumented marks an operation that exists but is not shown by the reference.',
+        'HTTP/JSON payment-collection service: customers, transactions (collects), balances and currencies. ' +
+          'Interface version v1, carried as the path prefix /v1 of both base addresses.',
+        'This document is generated from the JSON Schemas in schemas/ and the operations table in ' +
+          'contract/operations.ts by lab/generate-openapi.ts (npm run openapi:generate). Do not edit it by hand.',
+        'Extensions: x-pcs-kind on a response says whether the reference documents it or the suite infers it; ' +
+          'x-pcs-rules on an operation lists the ids of the rules in specs/rules.json that concern it; ' +
+          'x-pcs-undocumented marks an operation that exists but is not shown by the reference.',
       ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -311,13 +317,15 @@ export function buildOpenApiDocument(): OpenAPIV3_1.Document {
       {
         url: '{sandbox_base_url}',
         description:
-          "Test (sandbox) mode: {sandbox_base_url}, the sandbox base address, ending in /v1. The default is the suite's reference mock.",
+          'Test (sandbox) mode: {sandbox_base_url}, the sandbox base address, ' +
+          "ending in /v1. The default is the suite's reference mock.",
         variables: { sandbox_base_url: { default: 'http://127.0.0.1:4010/v1' } },
       },
       {
         url: '{live_base_url}',
         description:
-          "Live mode: {live_base_url}, the live base address, ending in /v1. The default is the suite's reference mock.",
+          'Live mode: {live_base_url}, the live base address, ' +
+          "ending in /v1. The default is the suite's reference mock.",
         variables: { live_base_url: { default: 'http://127.0.0.1:4010/live/v1' } },
       },
     ],
@@ -332,7 +340,8 @@ export function buildOpenApiDocument(): OpenAPIV3_1.Document {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            "Authorization: Bearer <secret key>, the account's secret API key (the reference declares the bearer format JWT).",
+            'Authorization: Bearer <secret key>, ' +
+            "the account's secret API key (the reference declares the bearer format JWT).",
         },
       },
     },

@@ -177,7 +177,8 @@ async function main(): Promise<number> {
   const variants = allVariants().filter(selected);
   const counted = mutants.filter((mutant) => !mutant.equivalent);
   process.stdout.write(
-    `mutation: ${counted.length} mutants (+${mutants.length - counted.length} equivalent, not run) and ${variants.length} conforming variants ` +
+    `mutation: ${counted.length} mutants (+${mutants.length - counted.length} equivalent, not run) ` +
+      `and ${variants.length} conforming variants ` +
       `(${variants.filter(isLenient).length} lenient), both modes, ${options.workers} workers\n`,
   );
 
@@ -213,7 +214,8 @@ async function main(): Promise<number> {
       if (failures.length > 0) {
         for (const failure of failures) process.stderr.write(`  ${failure.id}: ${failure.message}\n`);
         throw new Error(
-          `${failures.length} tests fail against the unmutated reference mock (${mode} mode); fix the suite or the mock first`,
+          `${failures.length} tests fail against the unmutated reference mock (${mode} mode); ` +
+            `fix the suite or the mock first`,
         );
       }
       if (mode === 'default') covering = reference.outcomes.filter((outcome) => outcome.status === 'passed');
@@ -258,8 +260,10 @@ async function main(): Promise<number> {
       ruleTestsSeconds += firstRun.seconds;
       const first = attribute(firstRun.outcomes, firstBatches, '');
       process.stdout.write(
-        `mutation: ${mode}: ${firstAssignments.length} targets with their rule's tests (${firstBatches.length} batches)` +
-          `${mode === 'default' ? ` and ${variants.length} variants` : ''}: ${first.length} tests in ${firstRun.seconds.toFixed(1)} s\n`,
+        `mutation: ${mode}: ${firstAssignments.length} targets ` +
+          `with their rule's tests (${firstBatches.length} batches)` +
+          `${mode === 'default' ? ` and ${variants.length} variants` : ''}: ` +
+          `${first.length} tests in ${firstRun.seconds.toFixed(1)} s\n`,
       );
 
       const killedFirst = new Set(
@@ -290,7 +294,8 @@ async function main(): Promise<number> {
       const second = attribute(secondRun.outcomes, secondBatches, widerStageSuffix);
       if (secondBatches.length > 0) {
         process.stdout.write(
-          `mutation: ${mode}: ${secondAssignments.length} targets with every covering test: ${second.length} tests in ${secondRun.seconds.toFixed(1)} s\n`,
+          `mutation: ${mode}: ${secondAssignments.length} targets with every covering test: ` +
+            `${second.length} tests in ${secondRun.seconds.toFixed(1)} s\n`,
         );
       }
       outcomes[mode] = [
@@ -317,10 +322,13 @@ async function main(): Promise<number> {
     writeFileSync(join(outputRoot, 'mutation.md'), renderMarkdown(score));
 
     process.stdout.write(
-      `mutation: default mode: score ${score.score.killed}/${score.score.total} (${score.score.percent} %), ${score.equivalent.length} equivalent not counted, ` +
+      `mutation: default mode: score ${score.score.killed}/${score.score.total} (${score.score.percent} %), ` +
+        `${score.equivalent.length} equivalent not counted, ` +
         `variants ${score.variants.length - score.falsePositives}/${score.variants.length} pass\n` +
-        `mutation: --strict: ${score.strict.score.killed}/${score.strict.score.total} (${score.strict.score.percent} %) killed: ${score.strict.killed.length}/${score.score.total} mutants, ` +
-        `${score.strict.lenientVariants.filter((v) => v.killed).length}/${score.strict.lenientVariants.length} lenient variants; ${score.testsExecuted} test executions\n`,
+        `mutation: --strict: ${score.strict.score.killed}/${score.strict.score.total} ` +
+        `(${score.strict.score.percent} %) killed: ${score.strict.killed.length}/${score.score.total} mutants, ` +
+        `${score.strict.lenientVariants.filter((v) => v.killed).length}/${score.strict.lenientVariants.length} ` +
+        `lenient variants; ${score.testsExecuted} test executions\n`,
     );
     for (const survivor of score.survivors)
       process.stdout.write(
@@ -330,7 +338,8 @@ async function main(): Promise<number> {
       process.stdout.write(`  SURVIVED (--strict) ${survivor.name} (${survivor.rule}): ${survivor.description}\n`);
     for (const variant of score.variants.filter((v) => !v.passed)) {
       process.stdout.write(
-        `  FALSE POSITIVE on ${variant.name}: ${variant.failures.map((f) => `${f.test}: ${f.message.slice(0, 140)}`).join('; ') || 'no test ran'}\n`,
+        `  FALSE POSITIVE on ${variant.name}: ` +
+          `${variant.failures.map((f) => `${f.test}: ${f.message.slice(0, 140)}`).join('; ') || 'no test ran'}\n`,
       );
     }
     process.stdout.write(`mutation: wrote ${join(outputRoot, 'mutation.md')} and mutation.json\n`);

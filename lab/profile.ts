@@ -77,7 +77,8 @@ function table(title: string, times: Map<string, number>, total: number, top: nu
     title,
     ...rows.map(
       ([name, us]) =>
-        `  ${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / Math.max(1, total)).toFixed(1).padStart(5)} %  ${name}`,
+        `  ${(us / 1000).toFixed(0).padStart(7)} ms ` +
+        `${((100 * us) / Math.max(1, total)).toFixed(1).padStart(5)} %  ${name}`,
     ),
   ];
 }

@@ -104,7 +104,9 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
       const body = JSON.stringify(errorBody(status, code, message));
       if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) {
         socket.end(
-          `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${mockVersionHeader}: ${mockVersion}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+          `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+            `content-type: application/json; charset=utf-8\r\n${mockVersionHeader}: ${mockVersion}\r\n` +
+            `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
         );
       } else socket.destroy();
     },

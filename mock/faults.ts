@@ -77,7 +77,8 @@ export function parseFaults(spec: string): FaultPlan {
       plan.triggers[name as FaultName] = parseTrigger(name, value);
     } else {
       throw new FaultSpecError(
-        `faults: unknown fault "${name.slice(0, 30)}" (known: latency, ${faultNames.join(', ')}, retryAfter, methods, seed)`,
+        `faults: unknown fault "${name.slice(0, 30)}" (known: ` +
+          `latency, ${faultNames.join(', ')}, retryAfter, methods, seed)`,
       );
     }
   }

@@ -108,7 +108,9 @@ function runHeader(): RunHeader {
   if (base) {
     try {
       const url = new URL(base);
-      target = `${url.origin}${url.pathname}${process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1' ? ' (embedded reference mock)' : ''}`;
+      target =
+        `${url.origin}${url.pathname}` +
+        `${process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1' ? ' (embedded reference mock)' : ''}`;
     } catch {
       target = 'an invalid PCS_BASE_URL';
     }

@@ -33,12 +33,19 @@ export function cell(text: string): string {
 }
 
 function totalsLine(totals: Totals): string {
-  return `${totals.tests} tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped, ${totals.flaky} flaky.`;
+  return (
+    `${totals.tests} tests: ${totals.passed} passed, ` +
+    `${totals.failed} failed, ${totals.skipped} skipped, ${totals.flaky} flaky.`
+  );
 }
 
 /** The legend of the marks: every verdict, in order of precedence. */
 export function verdictLegend(): string {
-  return `${verdicts.map((definition) => `${definition.symbol} ${definition.meaning}`).join('; ')}. When a rule has several tests, the first of these that any test gives is shown: one non-conformance shows ${verdictDefinition('fail').symbol}, whatever the others say.`;
+  return (
+    `${verdicts.map((definition) => `${definition.symbol} ${definition.meaning}`).join('; ')}. ` +
+    `When a rule has several tests, the first of these that any test gives is shown: ` +
+    `one non-conformance shows ${verdictDefinition('fail').symbol}, whatever the others say.`
+  );
 }
 
 export interface RunHeader {
@@ -68,13 +75,18 @@ export function renderMatrixMarkdown(matrix: ConformanceMatrix, header: RunHeade
       if (!rule.operations.includes(operation)) return '';
       const found = matrix.cells.find((candidate) => candidate.rule === rule.id && candidate.operation === operation);
       if (!found) return `${notCoveredSymbol} not covered`;
-      return `${verdictDefinition(found.verdict).symbol}${found.statuses.length > 0 ? ` ${found.statuses.join(', ')}` : ''}`;
+      return (
+        `${verdictDefinition(found.verdict).symbol}` +
+        `${found.statuses.length > 0 ? ` ${found.statuses.join(', ')}` : ''}`
+      );
     });
     lines.push(`| ${rule.id} | ${rule.kind} | ${row.join(' | ')} |`);
   }
   lines.push(
     '',
-    `Legend: ${verdictLegend()} Each mark is followed by the statuses the operation answered; ${notCoveredSymbol} no test checks the rule on that operation; empty: the rule does not concern the operation.`,
+    `Legend: ${verdictLegend()} Each mark is followed by the statuses the operation answered; ` +
+      `${notCoveredSymbol} no test checks the rule on that operation; ` +
+      `empty: the rule does not concern the operation.`,
     '',
   );
   return lines.join('\n');
@@ -135,7 +147,8 @@ export function strictWarning(coverage: RuleCoverage): string | null {
   if (lenient.length === 0) return null;
   const symbol = verdictDefinition('lenient').symbol;
   const lines = [
-    `collect-conformance: warning: ${lenient.length} rule(s) passed only because the target accepted input the reference leaves open to a lenient reading; --strict fails them:`,
+    `collect-conformance: warning: ${lenient.length} rule(s) passed only because the target ` +
+      `accepted input the reference leaves open to a lenient reading; --strict fails them:`,
     ...lenient.map((entry) =>
       `  ${symbol} ${entry.id}: ${entry.tests.find((test) => test.lenient !== undefined)?.lenient ?? ''}`.slice(0, 400),
     ),

@@ -49,7 +49,9 @@ export const verdicts: readonly VerdictDefinition[] = [
     symbol: '🟡',
     label: 'lenient pass',
     meaning:
-      'passed because the target accepted input the reference leaves open only to a lenient reading (null as "not given", a coercion, another Content-Type, its prose read as a constraint): conforming by default, --strict fails it',
+      'passed because the target accepted input the reference leaves open only to ' +
+      'a lenient reading (null as "not given", a coercion, another Content-Type, ' +
+      'its prose read as a constraint): conforming by default, --strict fails it',
   },
   { id: 'pass', symbol: '✅', label: 'pass', meaning: 'every test of the rule passed' },
   {

@@ -172,7 +172,8 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
         const id = createdCustomerId(answer.json);
         base.skip(
           statusIsSuccess(answer).length > 0 && answer.status !== 401 && answer.status !== 403,
-          `the target did not create a customer (POST /customers answered ${answer.status}); the reference does not show customer creation`,
+          `the target did not create a customer (POST /customers answered ${answer.status}); ` +
+            `the reference does not show customer creation`,
         );
         precondition('CUSTOMER-DELETE-204', answer, [
           ...statusIsSuccess(answer),

@@ -178,14 +178,20 @@ export function renderMarkdown(score: MutationScore): string {
   const lines: string[] = [
     '# Mutation score',
     '',
-    `**Default mode: ${score.score.killed} / ${score.score.total} mutants killed (${score.score.percent} %)**; ${score.equivalent.length} equivalent mutants listed and not counted; ` +
-      `${score.variants.filter((variant) => variant.passed).length} / ${score.variants.length} conforming variants pass (false positives: ${score.falsePositives}).`,
+    `**Default mode: ${score.score.killed} / ${score.score.total} mutants killed (${score.score.percent} %)**; ` +
+      `${score.equivalent.length} equivalent mutants listed and not counted; ` +
+      `${score.variants.filter((variant) => variant.passed).length} / ${score.variants.length} ` +
+      `conforming variants pass (false positives: ${score.falsePositives}).`,
     '',
-    `**With --strict: ${score.strict.score.killed} / ${score.strict.score.total} killed (${score.strict.score.percent} %)**: ${score.strict.killed.length} / ${score.score.total} mutants ` +
-      `and ${score.strict.lenientVariants.filter((v) => v.killed).length} / ${score.strict.lenientVariants.length} lenient variants (they conform by default; --strict must fail them).`,
+    `**With --strict: ${score.strict.score.killed} / ${score.strict.score.total} killed ` +
+      `(${score.strict.score.percent} %)**: ${score.strict.killed.length} / ${score.score.total} mutants ` +
+      `and ${score.strict.lenientVariants.filter((v) => v.killed).length} / ` +
+      `${score.strict.lenientVariants.length} lenient variants (they conform by default; --strict must fail them).`,
     '',
-    `Wall time ${score.wallSeconds.toFixed(1)} s (reference run ${score.phases.referenceSeconds.toFixed(1)} s, mutants with their rule's tests and variants ` +
-      `${score.phases.ruleTestsSeconds.toFixed(1)} s, survivors with every covering test ${score.phases.coveringTestsSeconds.toFixed(1)} s); ` +
+    `Wall time ${score.wallSeconds.toFixed(1)} s (reference run ${score.phases.referenceSeconds.toFixed(1)} s, ` +
+      `mutants with their rule's tests and variants ` +
+      `${score.phases.ruleTestsSeconds.toFixed(1)} s, ` +
+      `survivors with every covering test ${score.phases.coveringTestsSeconds.toFixed(1)} s); ` +
       `${score.testsExecuted} test executions. Generated ${score.generatedAt} by \`npm run mutation\`.`,
     '',
     '## Survivors',
@@ -233,7 +239,8 @@ export function renderMarkdown(score: MutationScore): string {
   for (const v of score.variants) {
     const failing = v.failures.map((f) => `${f.test}: ${f.message.slice(0, 160)}`).join('<br>');
     lines.push(
-      `| ${v.name} | ${cell(v.description)} | ${v.testsRun} | ${v.passed ? 'pass' : '**FAIL (false positive)**'} | ${cell(failing) || '—'} |`,
+      `| ${v.name} | ${cell(v.description)} | ${v.testsRun} | ` +
+        `${v.passed ? 'pass' : '**FAIL (false positive)**'} | ${cell(failing) || '—'} |`,
     );
   }
   if (score.killedOnlyBySuiteErrors.length > 0) {
@@ -261,7 +268,8 @@ export function renderMarkdown(score: MutationScore): string {
     '',
     '## Killed mutants and the tests that caught them',
     '',
-    'Each mutant first runs the tests tagged with the rule it breaks; only when they all pass does it run every test that calls its operations.',
+    'Each mutant first runs the tests tagged with the rule it breaks; ' +
+      'only when they all pass does it run every test that calls its operations.',
     '',
     '| Mutant | Rule it breaks | Killed by default | Killed with --strict | Caught by (rule named by the failure) |',
     '|---|---|---|---|---|',
@@ -270,7 +278,8 @@ export function renderMarkdown(score: MutationScore): string {
     const shown = k.caughtBy.slice(0, 4).map((c) => `${c.test} (${c.rule ?? 'suite error'})`);
     if (k.caughtBy.length > 4) shown.push(`and ${k.caughtBy.length - 4} more`);
     lines.push(
-      `| ${k.name} | ${k.rule} | yes | ${strictKilledNames.has(k.name) ? 'yes' : '**no**'} | ${cell(shown.join('<br>'))} |`,
+      `| ${k.name} | ${k.rule} | yes | ` +
+        `${strictKilledNames.has(k.name) ? 'yes' : '**no**'} | ${cell(shown.join('<br>'))} |`,
     );
   }
   lines.push(

@@ -88,7 +88,8 @@ export function portmanNewman(): PeerTool {
       );
       if (!existsSync(output))
         throw new Error(
-          `portman wrote no collection (exit ${result.code}): ${result.output.trim().split('\n').slice(-3).join(' / ')}`,
+          `portman wrote no collection (exit ${result.code}): ` +
+            `${result.output.trim().split('\n').slice(-3).join(' / ')}`,
         );
       collection = JSON.parse(readFileSync(output, 'utf8'));
       newmanRun = (requirePeer('newman') as { run: NewmanRun }).run;

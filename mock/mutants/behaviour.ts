@@ -231,7 +231,8 @@ function contentTypeMutants(): Mutant[] {
       `${op} success answered with Content-Type text/plain`,
       () => ({ onSend: (c) => (isSuccess(c.status) ? { contentType: 'text/plain; charset=utf-8' } : undefined) }),
       response.schemaName === undefined
-        ? `the documented answer of ${op} (${response.status}) has no body, and a response without a body carries no Content-Type to get wrong`
+        ? `the documented answer of ${op} (${response.status}) has no body, ` +
+            `and a response without a body carries no Content-Type to get wrong`
         : undefined,
     );
   });

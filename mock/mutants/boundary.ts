@@ -58,6 +58,8 @@ const url = (value: unknown): URL | undefined => {
 };
 
 function edgeCrashes(): Mutant[] {
+  const plainCallback =
+    /^https?:\/\/[a-z0-9.-]+(\/[a-z0-9._~-]+)+(\?[a-z0-9._~-]+=[a-z0-9._~-]+(&[a-z0-9._~-]+=[a-z0-9._~-]+)*)?$/;
   const create: OperationId[] = ['createTransaction'];
   const send: OperationId[] = ['sendTransaction'];
   const description = (c: RequestContext): string | undefined => text(body(c).description);
@@ -164,11 +166,7 @@ function edgeCrashes(): Mutant[] {
       create,
       open,
       'for a callback URL with a query string or a fragment',
-      (c) =>
-        /[?#]/.test(callback(c) ?? '') &&
-        !/^https?:\/\/[a-z0-9.-]+(\/[a-z0-9._~-]+)+(\?[a-z0-9._~-]+=[a-z0-9._~-]+(&[a-z0-9._~-]+=[a-z0-9._~-]+)*)?$/.test(
-          callback(c) ?? '',
-        ),
+      (c) => /[?#]/.test(callback(c) ?? '') && !plainCallback.test(callback(c) ?? ''),
     ),
     crashesOn(
       'createTransaction.edge.callback-port-5xx',
@@ -320,7 +318,8 @@ function requestFormCrashes(): Mutant[] {
       'all.request.content-type-parameters-5xx',
       ['createTransaction', 'sendTransaction'],
       form,
-      'when the JSON body is declared with parameters or in another case (application/json; charset=utf-8, Application/JSON)',
+      'when the JSON body is declared with parameters or in another case ' +
+        '(application/json; charset=utf-8, Application/JSON)',
       (c) => {
         const declared = c.request.headers['content-type'];
         return declared !== undefined && declared !== 'application/json';

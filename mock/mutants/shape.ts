@@ -21,7 +21,10 @@ const otherDateFormat = (value: unknown): string => {
   const date = typeof value === 'string' ? new Date(value) : new Date();
   const pad = (n: number): string => String(n).padStart(2, '0');
   // Day first, slashes, no zone: a common non-ISO rendering of the same instant.
-  return `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}`;
+  return (
+    `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}`
+  );
 };
 
 /** The type changes that apply to a field of a documented type. */
@@ -127,7 +130,9 @@ function fieldMutants(response: DocumentedResponse, field: DocumentedField): Mut
       ...(field.required || eventFieldRules[op]?.[field.name] !== undefined
         ? {}
         : {
-            equivalent: `${field.name} is optional in ${response.schemaName}: absent until its event (or never documented as required), its absence conforms`,
+            equivalent:
+              `${field.name} is optional in ${response.schemaName}: ` +
+              `absent until its event (or never documented as required), its absence conforms`,
           }),
       create: () => ({
         onSend: (context) =>
@@ -196,7 +201,9 @@ function extraFieldMutants(response: DocumentedResponse): Mutant[] {
       operations: [op],
       description: `${op} response: undocumented field ${field} left out`,
       rule: operationRules(op).shape,
-      equivalent: `${field} is not a documented field of ${response.schemaName}; the reference only describes the documented ones, so no request can tell it is missing`,
+      equivalent:
+        `${field} is not a documented field of ${response.schemaName}; ` +
+        `the reference only describes the documented ones, so no request can tell it is missing`,
       create: () => ({
         onSend: (context) =>
           isSuccess(context.status) && context.json !== undefined

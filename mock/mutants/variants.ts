@@ -376,8 +376,10 @@ const invalid422 = (): Hooks => ({
       : undefined,
 });
 const errorsOtherShape = errorRewrite((_c, message, code) => ({ json: { errors: [{ code, detail: message }] } }));
-const jwtAlias = (): string =>
-  `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: randomBytes(6).toString('hex') })).toString('base64url')}.${randomBytes(16).toString('base64url')}`;
+const jwtAlias = (): string => {
+  const payload = Buffer.from(JSON.stringify({ sub: randomBytes(6).toString('hex') })).toString('base64url');
+  return `eyJhbGciOiJIUzI1NiJ9.${payload}.${randomBytes(16).toString('base64url')}`;
+};
 const noCharset = (): Hooks => ({
   onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'application/json' } : undefined),
 });
@@ -686,28 +688,32 @@ export function conformingVariants(): Variant[] {
         strictKills: 'TXN-CREATE-OPEN-INPUT',
       },
       ['createTransaction', 'sendTransaction'],
-      'null read as "not given", and the transaction then shows null for a description or callback_url it was not given',
+      'null read as "not given", and the transaction then shows ' +
+        'null for a description or callback_url it was not given',
       unsetFieldsNull,
     ),
     variant(
       'variant.empty-texts-null',
       { gaps: ['required-fields', 'echo'], rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-ECHO'] },
       ['createTransaction'],
-      'texts of a creation trimmed, and an empty one read as "not given" and shown as null (Laravel\'s TrimStrings and ConvertEmptyStringsToNull)',
+      'texts of a creation trimmed, and an empty one read as "not given" and ' +
+        "shown as null (Laravel's TrimStrings and ConvertEmptyStringsToNull)",
       emptyTextsNull,
     ),
     variant(
       'variant.arrays-as-objects',
       { gaps: ['coercion'], rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT'], strictKills: 'TXN-CREATE-OPEN-INPUT' },
       ['createTransaction', 'sendTransaction'],
-      'a JSON array where an object is expected read as the keyed object a PHP decoder makes of it ([] as {}, [1] as {"0": 1})',
+      'a JSON array where an object is expected read as the keyed ' +
+        'object a PHP decoder makes of it ([] as {}, [1] as {"0": 1})',
       arraysAsObjects,
     ),
     variant(
       'variant.coerce-numeric-strings',
       { gaps: ['coercion'], rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT'], strictKills: 'TXN-CREATE-OPEN-INPUT' },
       ['createTransaction', 'sendTransaction'],
-      'an amount sent as a string of digits read as that integer, a send phone number sent as a JSON number read as its digits',
+      'an amount sent as a string of digits read as that integer, ' +
+        'a send phone number sent as a JSON number read as its digits',
       () => ({
         preHandler: (c) => {
           const body = c.request.body;
@@ -738,7 +744,8 @@ export function conformingVariants(): Variant[] {
         strictKills: 'TXN-CREATE-OPEN-INPUT',
       },
       ['createTransaction', 'sendTransaction'],
-      'bodies validated and coerced as Fastify does by default (ajv coerceTypes \'array\'): "1000" read as 1000, numbers as strings, one-element arrays as their element',
+      "bodies validated and coerced as Fastify does by default (ajv coerceTypes 'array'): " +
+        '"1000" read as 1000, numbers as strings, one-element arrays as their element',
       coercingServer,
     ),
     variant(
@@ -809,7 +816,8 @@ export function conformingVariants(): Variant[] {
         rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'TXN-CREATE-2XX', 'SEND-PHONE-NUMBER-STRING'],
       },
       ['createTransaction', 'sendTransaction'],
-      'descriptions with white space at the ends or invisible characters, and phone numbers or countries off the send shape, refused with 422',
+      'descriptions with white space at the ends or invisible characters, ' +
+        'and phone numbers or countries off the send shape, refused with 422',
       tightText,
     ),
 
@@ -1157,7 +1165,8 @@ export function conformingVariants(): Variant[] {
         strictKills: 'TXN-CREATE-OPEN-INPUT',
       },
       'all',
-      'null as "not given", coercion, lenient formats, 200 for creations, 422 for invalid input, JWT-like tokens and no charset, at once',
+      'null as "not given", coercion, lenient formats, 200 for creations, ' +
+        '422 for invalid input, JWT-like tokens and no charset, at once',
       combine(nullAsAbsent, coercingServer, lenientFormats, creation200, invalid422, tokenAliases(jwtAlias), noCharset),
     ),
     variant(
@@ -1182,7 +1191,8 @@ export function conformingVariants(): Variant[] {
         ],
       },
       'all',
-      'tight bounds and text checks refused with 422, errors in another shape, microsecond date-times, ids beyond 32 bits and intents without null event fields, at once',
+      'tight bounds and text checks refused with 422, errors in another shape, ' +
+        'microsecond date-times, ids beyond 32 bits and intents without null event fields, at once',
       combine(
         tightText,
         bounds((operation, body) =>

@@ -354,11 +354,15 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     testInfo.annotations.push(...lenientAnnotations(), ...statusAnnotations(client));
     testInfo.annotations.push({
       type: 'property',
-      description: `seed ${details.seed}; ${cases} case(s), ${client.requests} request(s) in ${outcome.durationMs} ms${details.interrupted ? `; stopped by the ${settings.budgetMs} ms budget` : ''}`,
+      description:
+        `seed ${details.seed}; ${cases} case(s), ${client.requests} request(s) in ${outcome.durationMs} ` +
+        `ms${details.interrupted ? `; stopped by the ${settings.budgetMs} ms budget` : ''}`,
     });
     await testInfo.attach('generated requests', {
       contentType: 'text/plain',
-      body: `seed ${details.seed}, ${cases} case(s), ${client.requests} request(s), ${outcome.durationMs} ms\n${client.summary()}\n`,
+      body:
+        `seed ${details.seed}, ${cases} case(s), ${client.requests} request(s), ` +
+        `${outcome.durationMs} ms\n${client.summary()}\n`,
     });
     addCost('recording', performance.now() - recordingStarted);
     recordStats(testInfo, title, outcome, startedAt, takeCosts());
@@ -373,7 +377,9 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     if (stoppedInFirstCase) {
       testInfo.annotations.push({
         type: 'property',
-        description: `stopped by the ${settings.budgetMs} ms budget (PCS_PROPERTY_BUDGET_MS) inside its first case: only what ran of it was checked`,
+        description:
+          `stopped by the ${settings.budgetMs} ms budget (PCS_PROPERTY_BUDGET_MS) ` +
+          `inside its first case: only what ran of it was checked`,
       });
     }
     if (details.failed && !stoppedInFirstCase) {

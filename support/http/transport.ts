@@ -172,17 +172,18 @@ export function safeToRepeat(request: Pick<OutgoingRequest, 'method' | 'operatio
 
 type NetworkFailure = 'unreachable' | 'timeout' | 'reset' | 'other';
 
+const timeoutMessages = new RegExp(
+  String.raw`Timeout \d+ms exceeded|timed out|ETIMEDOUT|ESOCKETTIMEDOUT|aborted due to timeout|` +
+    'UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT',
+  'i',
+);
+
 export function classifyNetworkError(message: string): NetworkFailure {
   if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|getaddrinfo/i.test(message))
     return 'unreachable';
   if (/certificate|CERT_|SSL|TLS|EPROTO|wrong version number|self[- ]signed|handshake/i.test(message))
     return 'unreachable';
-  if (
-    /Timeout \d+ms exceeded|timed out|ETIMEDOUT|ESOCKETTIMEDOUT|aborted due to timeout|UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT/i.test(
-      message,
-    )
-  )
-    return 'timeout';
+  if (timeoutMessages.test(message)) return 'timeout';
   if (/ECONNRESET|socket hang up|EPIPE|ECONNABORTED|other side closed|UND_ERR_SOCKET|premature close/i.test(message))
     return 'reset';
   return 'other';
@@ -422,7 +423,8 @@ async function sendUnderPolicy(
         fail(
           settings,
           'rate-limited',
-          `rate limited: ${name} answered 429 with ${advice}, longer than the ${settings.maxRetryAfterMs / 1000} s the suite waits`,
+          `rate limited: ${name} answered 429 with ${advice}, ` +
+            `longer than the ${settings.maxRetryAfterMs / 1000} s the suite waits`,
         );
       }
       if (!retriesLeft) {
@@ -437,7 +439,8 @@ async function sendUnderPolicy(
         fail(
           settings,
           'unavailable',
-          `target unavailable: ${name} answered ${response.status} (${advice}); not repeated because it may have created something`,
+          `target unavailable: ${name} answered ${response.status} (${advice}); ` +
+            `not repeated because it may have created something`,
         );
       }
       if (!retriesLeft || (advised !== null && advised > settings.maxRetryAfterMs)) {

@@ -112,7 +112,9 @@ export function classifyField(
         strictRefuses: true,
         readings: asSent(value, required),
         what,
-        why: 'the documented type, but not what the reference describes (--strict reads the description as a constraint)',
+        why:
+          'the documented type, but not what the reference describes ' +
+          '(--strict reads the description as a constraint)',
       };
     }
     if (validateFieldInLayer('safe', name, pointer, value).length > 0) {
@@ -131,7 +133,9 @@ export function classifyField(
         strictRefuses: false,
         readings: asSent(value, required),
         what,
-        why: `the documented type, but not the target's own value ${describeValue(pinned)} (the reference leaves it to the account)`,
+        why:
+          `the documented type, but not the target's own value ${describeValue(pinned)} ` +
+          `(the reference leaves it to the account)`,
       };
     }
     return {
@@ -181,7 +185,9 @@ export function classPhrase(input: Pick<ClassifiedInput, 'class' | 'strictRefuse
  */
 export function declaredContentType(contentType: string | undefined, body: unknown): ClassifiedInput {
   const media = contentType?.split(';')[0]?.trim().toLowerCase();
-  const what = `a JSON body declared as ${contentType === undefined ? 'nothing (no Content-Type)' : JSON.stringify(contentType)}`;
+  const what =
+    `a JSON body declared as ` +
+    `${contentType === undefined ? 'nothing (no Content-Type)' : JSON.stringify(contentType)}`;
   if (media === 'application/json')
     return {
       class: 'must-accept',

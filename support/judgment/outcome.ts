@@ -75,7 +75,9 @@ export function judgeInput(
       violations: [
         {
           location: 'status',
-          expected: `a 4xx (refused) or a 2xx with a conforming answer (accepted), never a 5xx; input ${classText(input, strict)}`,
+          expected:
+            `a 4xx (refused) or a 2xx with a conforming answer (accepted), ` +
+            `never a 5xx; input ${classText(input, strict)}`,
           actual: status,
         },
       ],

@@ -122,7 +122,9 @@ export function readingsOf(
       readings.push({
         kind: 'coerced',
         value: keyed,
-        how: `read as ${JSON.stringify(keyed)} (a PHP-style decoder, for which arrays and objects are one kind of value)`,
+        how:
+          `read as ${JSON.stringify(keyed)} (a PHP-style decoder, ` +
+          `for which arrays and objects are one kind of value)`,
       });
   }
   return readings;

@@ -101,7 +101,8 @@ export function cleanupSummary(result: CleanupResult): string | null {
   if (result.gone.length > 0) parts.push(`${result.gone.length} already gone`);
   if (result.failed.length > 0) {
     parts.push(
-      `could NOT delete ${result.failed.length}: ${result.failed.map((failure) => `${failure.id} (${failure.reason})`).join(', ')}`,
+      `could NOT delete ${result.failed.length}: ` +
+        `${result.failed.map((failure) => `${failure.id} (${failure.reason})`).join(', ')}`,
     );
   }
   return redact(parts.join('; '));
@@ -122,7 +123,8 @@ export function carriedOverSummary(carried: CarriedOver, file: string): string[]
   const lines: string[] = [];
   if (carried.sameTarget.length > 0) {
     lines.push(
-      `cleanup: ${carried.sameTarget.length} customer(s) left on this target by an earlier run that was stopped before its cleanup (${idsByRun(carried.sameTarget)}): this run's teardown deletes them`,
+      `cleanup: ${carried.sameTarget.length} customer(s) left on this target by an earlier run that ` +
+        `was stopped before its cleanup (${idsByRun(carried.sameTarget)}): this run's teardown deletes them`,
     );
   }
   const byTarget = new Map<string, OpenCustomer[]>();
@@ -130,12 +132,16 @@ export function carriedOverSummary(carried: CarriedOver, file: string): string[]
     byTarget.set(customer.target!, [...(byTarget.get(customer.target!) ?? []), customer]);
   for (const [baseUrl, customers] of byTarget) {
     lines.push(
-      `cleanup: ${customers.length} customer(s) left on ${baseUrl} by an earlier run that was stopped before its cleanup, not deleted by this run (another target): ${idsByRun(customers)}; a run against that target deletes them, or delete them by hand`,
+      `cleanup: ${customers.length} customer(s) left on ${baseUrl} by an earlier run ` +
+        `that was stopped before its cleanup, not deleted by this run (another target): ` +
+        `${idsByRun(customers)}; a run against that target deletes them, or delete them by hand`,
     );
   }
   if (carried.unknownTarget.length > 0) {
     lines.push(
-      `cleanup: ${carried.unknownTarget.length} customer(s) left by an earlier run on a target it did not record, not deleted: ${idsByRun(carried.unknownTarget)}; delete them by hand (they are no longer listed in ${file})`,
+      `cleanup: ${carried.unknownTarget.length} customer(s) ` +
+        `left by an earlier run on a target it did not record, not deleted: ` +
+        `${idsByRun(carried.unknownTarget)}; delete them by hand (they are no longer listed in ${file})`,
     );
   }
   return lines.map(redact);

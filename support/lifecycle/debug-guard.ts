@@ -43,14 +43,16 @@ export function refuseLeakingDiagnostics(env: Env = process.env): void {
   if (nodeDebug) {
     throw new ConfigError(
       'NODE_DEBUG',
-      `is set ("${nodeDebug.slice(0, 40)}"): Node's debug output prints request headers, the key included, into the console and the reports; unset it to run the suite`,
+      `is set ("${nodeDebug.slice(0, 40)}"): Node's debug output prints request headers, ` +
+        `the key included, into the console and the reports; unset it to run the suite`,
     );
   }
   const nativeDebug = env.NODE_DEBUG_NATIVE?.trim();
   if (nativeDebug) {
     throw new ConfigError(
       'NODE_DEBUG_NATIVE',
-      `is set ("${nativeDebug.slice(0, 40)}"): Node's native debug output may print request data, the key included; unset it to run the suite`,
+      `is set ("${nativeDebug.slice(0, 40)}"): Node's native debug output may print request data, ` +
+        `the key included; unset it to run the suite`,
     );
   }
   const [flag] = leakingOptionsIn(env.NODE_OPTIONS ?? '');

@@ -44,7 +44,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     orExitOnConfigError(() => {
       throw new ConfigError(
         'PCS_OUTPUT_DIR',
-        `another run (pid ${concurrent.pid}, run id ${concurrent.runId}) is still writing to ${dirname(ledgerFile)}; give this run its own output directory (--output)`,
+        `another run (pid ${concurrent.pid}, run id ${concurrent.runId}) ` +
+          `is still writing to ${dirname(ledgerFile)}; give this run its own output directory (--output)`,
       );
     });
   }

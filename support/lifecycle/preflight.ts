@@ -31,7 +31,8 @@ export async function probeTarget(
     );
     const warning =
       response.status === 401 || response.status === 403
-        ? `the target refused the configured key on the preflight probe (${response.status}); tests that send it will fail: check PCS_SECRET_KEY and PCS_BASE_URL`
+        ? `the target refused the configured key on the preflight probe (${response.status}); ` +
+          `tests that send it will fail: check PCS_SECRET_KEY and PCS_BASE_URL`
         : null;
     return { ok: true, status: response.status, warning };
   } catch (error) {

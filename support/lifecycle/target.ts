@@ -24,7 +24,8 @@ export function currentTarget(): Target {
   const config = loadConfig();
   if (config.baseUrl === null || config.secretKey === null) {
     throw new Error(
-      'no target: PCS_BASE_URL is unset and global setup did not start the embedded mock (run through npm run conformance or playwright.config.ts)',
+      'no target: PCS_BASE_URL is unset and global setup did not start the embedded mock ' +
+        '(run through npm run conformance or playwright.config.ts)',
     );
   }
   const otherBase = process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL;

@@ -115,7 +115,8 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
         : [];
       test.skip(
         test.info().errors.length === 0 && intentsWithEvents(exchange) === 0,
-        `no intent of the answer is sent, failed or deleted (statuses ${describeValue(statuses)}): no event timestamp to check`,
+        `no intent of the answer is sent, failed or deleted (statuses ${describeValue(statuses)}): ` +
+          `no event timestamp to check`,
       );
     },
   );

@@ -179,7 +179,10 @@ describe('requests the suite abandons', () => {
     });
   });
 
-  test('a property stopped by its budget inside its first case passes (fast-check calls that a failure, with no error) and says so', async () => {
+  const budgetInFirstCaseTitle =
+    'a property stopped by its budget inside its first case passes ' +
+    '(fast-check calls that a failure, with no error) and says so';
+  test(budgetInFirstCaseTitle, async () => {
     await withOutputDir('budget-first', async () => {
       const testInfo = fakeTestInfo('property: a first case longer than the budget');
       // One case of five sequential creations of 300 ms each against a 700 ms budget.

@@ -191,7 +191,9 @@ async function failureOf(baseUrl: string, env: Record<string, string>): Promise<
   assert.fail('the property passed against a broken server');
 }
 
-test('a property against a broken server fails with seed, path, masked curl and a replay command that reproduces it', async () => {
+const brokenServerTitle =
+  'a property against a broken server fails with seed, path, masked curl and a replay command that reproduces it';
+test(brokenServerTitle, async () => {
   registerSecret(brokenKey);
   const output = mkdtempSync(join(tmpdir(), 'cc-properties-'));
   const previousOutput = process.env.PCS_OUTPUT_DIR;
@@ -209,7 +211,8 @@ test('a property against a broken server fails with seed, path, masked curl and 
     assert.match(
       first,
       new RegExp(
-        `replay: PCS_SEED=${seed} PCS_PATH='${path}' npm run conformance -- --grep 'property: the broken server echoes the amount'`,
+        `replay: PCS_SEED=${seed} PCS_PATH='${path}' ` +
+          `npm run conformance -- --grep 'property: the broken server echoes the amount'`,
       ),
     );
     const counterexample = /minimal counterexample: (.*)/.exec(first)?.[1];

@@ -238,7 +238,9 @@ describe('an interrupted run', () => {
       assert.equal(
         mock.mock.stores.sandbox.customers.size,
         0,
-        `customers left on the target after SIGINT: ${JSON.stringify([...mock.mock.stores.sandbox.customers.keys()])} ledger ${existsSync(ledger) ? readFileSync(ledger, 'utf8') : 'none'}\n${output}`,
+        `customers left on the target after SIGINT: ` +
+          `${JSON.stringify([...mock.mock.stores.sandbox.customers.keys()])} ledger ` +
+          `${existsSync(ledger) ? readFileSync(ledger, 'utf8') : 'none'}\n${output}`,
       );
       assert.deepEqual(leftoverCustomers(ledger), []);
       assert.match(output, /cleanup: deleted 1 leftover customer/, `global teardown did the deleting:\n${output}`);
@@ -314,11 +316,22 @@ describe('leftovers of a run killed before its teardown', () => {
   const here = { baseUrl: 'https://sandbox.example.com/v1', embedded: false };
   const elsewhere = { baseUrl: 'https://other.example.com/v1', embedded: false };
 
-  test('the next run carries them over: its own target deleted by its teardown, another target reported and kept, an embedded mock dropped', () => {
+  const carriedOverTitle =
+    'the next run carries them over: its own target deleted by its teardown, ' +
+    'another target reported and kept, an embedded mock dropped';
+  test(carriedOverTitle, () => {
     const file = join(scratch, 'ledger-carry.jsonl');
     writeFileSync(
       file,
-      `${JSON.stringify({ event: 'run', runId: 'killed', target: here.baseUrl, embedded: false, pid: 2 ** 22 + 1, host: hostname(), at: 'x' })}\n`,
+      `${JSON.stringify({
+        event: 'run',
+        runId: 'killed',
+        target: here.baseUrl,
+        embedded: false,
+        pid: 2 ** 22 + 1,
+        host: hostname(),
+        at: 'x',
+      })}\n`,
     );
     recordCreatedCustomer(1, 'killed', file, here);
     recordCreatedCustomer(2, 'killed', file, here);
@@ -364,7 +377,10 @@ describe('leftovers of a run killed before its teardown', () => {
     );
   });
 
-  test('a ledger whose run is still going on this machine is recognised; a dead pid, this process, another machine are not', async () => {
+  const runStillGoingTitle =
+    'a ledger whose run is still going on this machine is recognised; ' +
+    'a dead pid, this process, another machine are not';
+  test(runStillGoingTitle, async () => {
     const alive = join(scratch, 'ledger-alive.jsonl');
     // A process whose command line names Playwright stands for the other run's runner.
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', 'playwright', 'test'], {
@@ -373,7 +389,15 @@ describe('leftovers of a run killed before its teardown', () => {
     try {
       writeFileSync(
         alive,
-        `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: other.pid, host: hostname(), at: 'x' })}\n`,
+        `${JSON.stringify({
+          event: 'run',
+          runId: 'other',
+          target: here.baseUrl,
+          embedded: false,
+          pid: other.pid,
+          host: hostname(),
+          at: 'x',
+        })}\n`,
       );
       assert.deepEqual(runStillGoing(alive), { pid: other.pid, runId: 'other' });
     } finally {
@@ -381,17 +405,41 @@ describe('leftovers of a run killed before its teardown', () => {
     }
     writeFileSync(
       alive,
-      `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: 2 ** 22 + 7, host: hostname(), at: 'x' })}\n`,
+      `${JSON.stringify({
+        event: 'run',
+        runId: 'other',
+        target: here.baseUrl,
+        embedded: false,
+        pid: 2 ** 22 + 7,
+        host: hostname(),
+        at: 'x',
+      })}\n`,
     );
     assert.equal(runStillGoing(alive), null, 'no such process');
     writeFileSync(
       alive,
-      `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: process.pid, host: hostname(), at: 'x' })}\n`,
+      `${JSON.stringify({
+        event: 'run',
+        runId: 'other',
+        target: here.baseUrl,
+        embedded: false,
+        pid: process.pid,
+        host: hostname(),
+        at: 'x',
+      })}\n`,
     );
     assert.equal(runStillGoing(alive), null, 'this very process is not another run');
     writeFileSync(
       alive,
-      `${JSON.stringify({ event: 'run', runId: 'other', target: here.baseUrl, embedded: false, pid: process.pid, host: `${hostname()}-elsewhere`, at: 'x' })}\n`,
+      `${JSON.stringify({
+        event: 'run',
+        runId: 'other',
+        target: here.baseUrl,
+        embedded: false,
+        pid: process.pid,
+        host: `${hostname()}-elsewhere`,
+        at: 'x',
+      })}\n`,
     );
     assert.equal(runStillGoing(alive), null, 'a run of another machine cannot be checked: not refused');
   });
@@ -411,7 +459,15 @@ describe('leftovers of a run killed before its teardown', () => {
       // The ledger of a run killed with kill -9: its header names a process that no longer exists.
       writeFileSync(
         ledger,
-        `${JSON.stringify({ event: 'run', runId: 'cc-killed', target: mock.sandboxBaseUrl, embedded: false, pid: 2 ** 22 + 3, host: hostname(), at: 'x' })}\n`,
+        `${JSON.stringify({
+          event: 'run',
+          runId: 'cc-killed',
+          target: mock.sandboxBaseUrl,
+          embedded: false,
+          pid: 2 ** 22 + 3,
+          host: hostname(),
+          at: 'x',
+        })}\n`,
       );
       for (const customer of left)
         recordCreatedCustomer(customer.id, 'cc-killed', ledger, { baseUrl: mock.sandboxBaseUrl, embedded: false });
@@ -425,7 +481,10 @@ describe('leftovers of a run killed before its teardown', () => {
       assert.equal(code, 0, run.output());
       assert.match(
         run.output(),
-        /cleanup: 2 customer\(s\) left on this target by an earlier run that was stopped before its cleanup \(\d+, \d+ \(run cc-killed\)\)/,
+        new RegExp(
+          String.raw`cleanup: 2 customer\(s\) left on this target by an earlier run ` +
+            String.raw`that was stopped before its cleanup \(\d+, \d+ \(run cc-killed\)\)`,
+        ),
       );
       assert.match(run.output(), /cleanup: deleted 2 leftover customer\(s\)/);
       assert.deepEqual(

@@ -298,7 +298,9 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
   });
 });
 
-test("tsx's loader reaches the runner and workers only where Playwright does not transpile: an installed package", () => {
+const tsxLoaderTitle =
+  "tsx's loader reaches the runner and workers only where Playwright does not transpile: an installed package";
+test(tsxLoaderTitle, () => {
   const env = { NODE_OPTIONS: '--max-old-space-size=4096' };
   assert.deepEqual(withTypeScriptLoader(env, '/home/ci/collect-conformance'), env);
   const installed = withTypeScriptLoader(env, '/home/ci/project/node_modules/collect-conformance');

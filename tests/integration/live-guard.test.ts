@@ -118,7 +118,9 @@ describe('live guard', () => {
     );
   });
 
-  test('writes on a live target need PCS_ALLOW_LIVE_WRITES=yes (Target.writesAllowed, read by requireWrites)', async () => {
+  const liveWritesTitle =
+    'writes on a live target need PCS_ALLOW_LIVE_WRITES=yes (Target.writesAllowed, read by requireWrites)';
+  test(liveWritesTitle, async () => {
     const base = {
       PCS_BASE_URL: 'https://api.example.com/live/v1',
       PCS_SECRET_KEY: liveKey,
@@ -139,7 +141,8 @@ async function writesAllowedIn(pcs: Record<string, string>): Promise<boolean> {
   for (const [name, value] of Object.entries(process.env))
     if (!name.startsWith('PCS_') && !name.startsWith('COLLECT_CONFORMANCE_') && value !== undefined) env[name] = value;
   const script =
-    "import { currentTarget } from './support/lifecycle/target.ts'; process.stdout.write(String(currentTarget().writesAllowed));";
+    "import { currentTarget } from './support/lifecycle/target.ts'; " +
+    'process.stdout.write(String(currentTarget().writesAllowed));';
   const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: projectRoot,
     env: { ...env, ...pcs },

@@ -118,11 +118,13 @@ test('slow and incomplete requests are cut off after the request time-out; open 
   try {
     const short = raw(
       mock.port,
-      `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":`,
+      `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}` +
+        `content-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":`,
     );
     const chunked = raw(
       mock.port,
-      `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n3\r\n{"a\r\n`,
+      `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}` +
+        `content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n3\r\n{"a\r\n`,
     );
     const trickled = raw(mock.port, `GET /v1/currencies/1 HTTP/1.1\r\nhost: x\r\n`);
     for (const [name, closed] of [
@@ -176,7 +178,10 @@ test("parser and framework errors carry the mock's header and error shape; text/
   }
 });
 
-test('payment intents: pending without a phone number, sent (approved_at) for an even amount, failed (canceled_at, last_error_code) for an odd one', async () => {
+const paymentIntentsTitle =
+  'payment intents: pending without a phone number, sent (approved_at) ' +
+  'for an even amount, failed (canceled_at, last_error_code) for an odd one';
+test(paymentIntentsTitle, async () => {
   const mock = await startMockServer();
   try {
     const send = async (amount: number, phone: boolean) => {
@@ -207,7 +212,10 @@ test('payment intents: pending without a phone number, sent (approved_at) for an
   }
 });
 
-test('a capped collection evicts its oldest record, not a key deleted and set again, and its queue of insertions stays bounded', async () => {
+const cappedCollectionTitle =
+  'a capped collection evicts its oldest record, ' +
+  'not a key deleted and set again, and its queue of insertions stays bounded';
+test(cappedCollectionTitle, async () => {
   const { CappedMap, ByteBudget } = await import('../../mock/store.ts');
   const map = new CappedMap<number, string>(3);
   map.set(1, 'a').set(2, 'b').set(3, 'c');

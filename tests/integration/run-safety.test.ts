@@ -92,7 +92,8 @@ describe('before and during the run', () => {
       );
       assert.equal(result.code, 2, result.stderr);
       assert.deepEqual(stderrLines(result.stderr), [
-        'collect-conformance: configuration error: PCS_ALLOW_LIVE: the target is live (PCS_ENVIRONMENT, key or base URL); set PCS_ALLOW_LIVE=yes to run against it',
+        'collect-conformance: configuration error: PCS_ALLOW_LIVE: ' +
+          'the target is live (PCS_ENVIRONMENT, key or base URL); set PCS_ALLOW_LIVE=yes to run against it',
       ]);
       assert.equal(target.count(), 0, 'no request reached the target');
     } finally {

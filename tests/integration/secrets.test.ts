@@ -211,7 +211,8 @@ describe('no key in anything a run writes', () => {
       Number(/failures="(\d+)"/.exec(junit)?.[1] ?? '0') + Number(/errors="(\d+)"/.exec(junit)?.[1] ?? '0');
     assert.ok(
       failures > 0,
-      `the faulty target must make tests fail (so that failures are reported); exit ${run.code}\n${run.stderr.slice(0, 2000)}`,
+      `the faulty target must make tests fail (so that failures are reported); ` +
+        `exit ${run.code}\n${run.stderr.slice(0, 2000)}`,
     );
     assert.match(junit, /Bearer \*\*\*/, 'exchanges with the masked credential are in the JUnit report');
     assert.ok(filesUnder(join(workDir, 'allure-results')).length > 0, 'Allure results were written');
@@ -382,7 +383,10 @@ describe('the key in other forms and under debug output (issue 13, item 1)', () 
     );
   });
 
-  test('which debug variables are refused: any NODE_DEBUG, NODE_DEBUG_NATIVE, and NODE_OPTIONS flags that write the key', () => {
+  const debugVariablesTitle =
+    'which debug variables are refused: any NODE_DEBUG, ' +
+    'NODE_DEBUG_NATIVE, and NODE_OPTIONS flags that write the key';
+  test(debugVariablesTitle, () => {
     assert.deepEqual(leakingOptionsIn('--max-old-space-size=4096 --import=file:///x/tsx/esm/index.mjs --inspect'), []);
     assert.deepEqual(leakingOptionsIn('--report_on_signal --tls-keylog=/tmp/keys "--heapsnapshot-signal=SIGUSR2"'), [
       '--report-on-signal',

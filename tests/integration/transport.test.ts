@@ -175,7 +175,8 @@ describe('transport policy helpers', () => {
     registerSecret('sk_sandbox_summary_secret_1');
     const summary = errorSummary(
       new Error(
-        'apiRequestContext.fetch: connect ECONNREFUSED 127.0.0.1:1 sk_sandbox_summary_secret_1\nCall log:\n  - authorization: Bearer other-value',
+        'apiRequestContext.fetch: connect ECONNREFUSED 127.0.0.1:1 sk_sandbox_summary_secret_1\n' +
+          'Call log:\n  - authorization: Bearer other-value',
       ),
     );
     assert.equal(summary, 'connect ECONNREFUSED 127.0.0.1:1 ***');

@@ -157,7 +157,9 @@ test('collect-conformance mock starts the mock and prints its base URLs and keys
   }
 });
 
-test('the package holds the product only: no lab (bench, fuzz, profile, peers, mutation runner) and no project tests', () => {
+const productOnlyTitle =
+  'the package holds the product only: no lab (bench, fuzz, profile, peers, mutation runner) and no project tests';
+test(productOnlyTitle, () => {
   const files = readdirSync(join(project, 'node_modules', 'collect-conformance'), {
     recursive: true,
     encoding: 'utf8',

@@ -40,7 +40,8 @@ test('stand-ins are written back as their exact digits, in bodies, paths and mes
 
 test('a stand-in is an integer for the schemas', () => {
   const balance = parseJson(
-    `[{"id":${big},"amount":1,"mode":"mtn","account_id":${bigToo},"created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"}]`,
+    `[{"id":${big},"amount":1,"mode":"mtn",` +
+      `"account_id":${bigToo},"created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z"}]`,
   );
   assert.deepEqual(validateAgainst('balance-list', balance), []);
 });

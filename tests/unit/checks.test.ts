@@ -82,7 +82,10 @@ test('failure message names rule, kind, operation, request, pointer, expected, a
   assert.match(message, /reference: Endpoints > 2\. Create a transaction/);
   assert.match(
     message,
-    /reproduce: curl -i -X POST 'http:\/\/127\.0\.0\.1:4010\/v1\/transactions' .*"Authorization: Bearer \$PCS_SECRET_KEY"/,
+    new RegExp(
+      String.raw`reproduce: curl -i -X POST 'http:\/\/127\.0\.0\.1:4010\/v1\/transactions' ` +
+        String.raw`.*"Authorization: Bearer \$PCS_SECRET_KEY"`,
+    ),
   );
   assert.ok(!message.includes('sk_sandbox_super_secret_value'));
 });

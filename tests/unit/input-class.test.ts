@@ -43,7 +43,10 @@ for (const { file, schema, cases } of inputCaseFiles()) {
   }
 }
 
-test('coercion follows ajv: digits to numbers, numbers and booleans to strings, one-element arrays to their element, no object coercion', () => {
+const coercionTitle =
+  'coercion follows ajv: digits to numbers, numbers and booleans to strings, ' +
+  'one-element arrays to their element, no object coercion';
+test(coercionTitle, () => {
   assert.equal(coercedValue('12', ['integer']), 12);
   assert.equal(coercedValue('12.5', ['integer']), undefined);
   assert.equal(coercedValue('12.5', ['number']), 12.5);
@@ -91,7 +94,10 @@ const edge: ClassifiedInput = {
   what: '/amount = 0 (number)',
 };
 
-test('verdicts: accept or refuse passes a 4xx and a conforming 2xx, fails a 5xx and a 2xx that does not carry the value as read', () => {
+const verdictsTitle =
+  'verdicts: accept or refuse passes a 4xx and a conforming 2xx, ' +
+  'fails a 5xx and a 2xx that does not carry the value as read';
+test(verdictsTitle, () => {
   const echo = (expected: unknown) => (reading: { kind: string; value?: unknown }) =>
     reading.kind !== 'absent' && reading.value === expected
       ? []

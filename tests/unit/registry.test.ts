@@ -68,7 +68,10 @@ const sent = { amount: 1500, description: 'd', callback_url: 'https://a.example/
 const failing = (judgements: Judgement[]): string[] =>
   judgements.filter((j) => j.violations.length > 0).map((j) => j.rule);
 
-test('every documented operation has its registered rules, each an id of the catalogue; the helper operations have none', () => {
+const registeredRulesTitle =
+  'every documented operation has its registered rules, ' +
+  'each an id of the catalogue; the helper operations have none';
+test(registeredRulesTitle, () => {
   const registered = registeredRules();
   for (const entry of operations) {
     if (entry.rules === undefined) {
@@ -84,7 +87,10 @@ test('every documented operation has its registered rules, each an id of the cat
   assert.deepEqual(registered.get('createTransaction'), ['TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TXN-CREATE-ECHO']);
 });
 
-test('an accepted answer is judged by the expectation, then by every registered rule of its operation, each under its own id', () => {
+const acceptedAnswerTitle =
+  'an accepted answer is judged by the expectation, ' +
+  'then by every registered rule of its operation, each under its own id';
+test(acceptedAnswerTitle, () => {
   const good = judgeAnswer(
     exchange('createTransaction', 201, transaction()),
     accepted('TXN-CREATE-2XX', { read: sent }),
@@ -116,7 +122,10 @@ test('an accepted answer is judged by the expectation, then by every registered 
   assert.deepEqual(failing(refusedAnswer), ['TXN-CREATE-2XX']);
 });
 
-test('a check whose context the test did not give is not applied (the echo without the body, the id without the id asked)', () => {
+const missingContextTitle =
+  'a check whose context the test did not give is not applied ' +
+  '(the echo without the body, the id without the id asked)';
+test(missingContextTitle, () => {
   const noContext = judgeAnswer(
     exchange('createTransaction', 201, transaction({ amount: 1 })),
     accepted('TXN-CREATE-2XX'),
@@ -192,7 +201,10 @@ test('the statuses each expectation allows', () => {
   assert.match(noted[0]!.violations[0]!.expected, /a 4xx status \(or 204 for a 64-bit id\)/);
 });
 
-test('an input of a known class: its rule carries the whole verdict, the registered rules judged as the server read it', () => {
+const knownClassTitle =
+  'an input of a known class: its rule carries the whole verdict, ' +
+  'the registered rules judged as the server read it';
+test(knownClassTitle, () => {
   const input = classifyField('create-transaction-body', '/description', null);
   const rule = 'TXN-CREATE-OPEN-INPUT';
   const judge = (fields: Record<string, unknown>, status = 201) =>

@@ -210,7 +210,8 @@ describe('verdicts', () => {
 const undecided = (category: 'target-unavailable' | 'rate-limited' | 'suite-error'): TestRecord['failure'] => ({
   message: {
     'target-unavailable':
-      'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); not repeated because it may have created something',
+      'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); ' +
+      'not repeated because it may have created something',
     'rate-limited': 'rate limited: GET /v1/balances/1 answered 429 on 4 attempts',
     'suite-error': 'Test timeout of 60000ms exceeded.',
   }[category],
@@ -242,7 +243,9 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
     assert.equal(combineVerdicts(['skipped', 'blocked']), 'skip');
   });
 
-  test('a test that failed on its own rule and then on the transport fails that rule and is undecided for its others', () => {
+  const ownRuleThenTransportTitle =
+    'a test that failed on its own rule and then on the transport fails that rule and is undecided for its others';
+  test(ownRuleThenTransportTitle, () => {
     const test = record({
       rules: ['RULE-A', 'RULE-B'],
       outcome: 'failed',
@@ -316,7 +319,11 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
     const coverageText = renderCoverageMarkdown(coverage, header);
     assert.match(
       coverageText,
-      /^\| RULE-A \| documented \| 🔌 target unavailable \| 🔌 a unavailable \| target-unavailable: target unavailable: POST/m,
+      new RegExp(
+        String.raw`^\| RULE-A \| documented \| 🔌 target unavailable \| 🔌 a unavailable \| ` +
+          'target-unavailable: target unavailable: POST',
+        'm',
+      ),
     );
     assert.match(
       coverageText,
@@ -329,7 +336,10 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
     }
   });
 
-  test('a lenient pass (an open input --strict refuses was accepted) has its own symbol, its note, and the console warning', () => {
+  const lenientPassTitle =
+    'a lenient pass (an open input --strict refuses was accepted) ' +
+    'has its own symbol, its note, and the console warning';
+  test(lenientPassTitle, () => {
     const tests: TestRecord[] = [
       record({
         title: 'open input',
@@ -389,7 +399,8 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
         status: 'failed',
         statuses: [],
         errors: [
-          'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); not repeated because it may have created something',
+          'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); ' +
+            'not repeated because it may have created something',
         ],
       }),
       '/project',
@@ -419,7 +430,10 @@ describe('conformance matrix and rule coverage', () => {
     record({ title: 'b skipped', rules: ['RULE-B'], outcome: 'skipped' }),
   ];
 
-  test('cells carry the verdict and the statuses each operation answered; a test with no request counts for every operation of its rule', () => {
+  const cellsTitle =
+    'cells carry the verdict and the statuses each operation answered; ' +
+    'a test with no request counts for every operation of its rule';
+  test(cellsTitle, () => {
     const matrix = buildMatrix(syntheticRules, columns, tests);
     const cellOf = (rule: string, operation: string) =>
       matrix.cells.find((c) => c.rule === rule && c.operation === operation);
@@ -462,7 +476,9 @@ describe('conformance matrix and rule coverage', () => {
     assert.equal(coverage.rules[0]?.tests[1]?.category, 'non-conformance-status');
   });
 
-  test('Markdown: one row per rule, marks and statuses in cells, empty where the rule does not apply, pipes escaped', () => {
+  const markdownRowsTitle =
+    'Markdown: one row per rule, marks and statuses in cells, empty where the rule does not apply, pipes escaped';
+  test(markdownRowsTitle, () => {
     const header: RunHeader = {
       target: 'http://127.0.0.1:1/v1',
       environment: 'sandbox',
@@ -477,7 +493,11 @@ describe('conformance matrix and rule coverage', () => {
     const coverage = renderCoverageMarkdown(buildCoverage(syntheticRules, tests), header);
     assert.match(
       coverage,
-      /^\| RULE-A \| documented \| ❌ fail \| a on balance<br>❌ a on currency \| Non-conformance: status: RULE-B \(inferred\) violated by/m,
+      new RegExp(
+        String.raw`^\| RULE-A \| documented \| ❌ fail \| a on balance<br>❌ a on currency \| ` +
+          String.raw`Non-conformance: status: RULE-B \(inferred\) violated by`,
+        'm',
+      ),
     );
     assert.match(coverage, /Rules no test covers: RULE-C\./);
     assert.equal(cell('a | b\nc'), 'a \\| b c');
@@ -551,7 +571,8 @@ describe('the Playwright reporter', () => {
       status: 'failed',
       statuses: ['deleteCustomer DELETE /customers/9 → 200'],
       errors: [
-        `\u001b[31mError: CUSTOMER-DELETE-404 (documented) violated by deleteCustomer: DELETE /v1/customers/9 → 200\n  at status: expected 404, actual 200\n  key ${secret}\u001b[39m`,
+        `\u001b[31mError: CUSTOMER-DELETE-404 (documented) violated by deleteCustomer: ` +
+          `DELETE /v1/customers/9 → 200\n  at status: expected 404, actual 200\n  key ${secret}\u001b[39m`,
       ],
     });
     const recorded = recordOf(test, '/project');
@@ -568,7 +589,9 @@ describe('the Playwright reporter', () => {
     assert.equal(stripAnsi('\u001b[2ma\u001b[22m'), 'a');
   });
 
-  test('writes the matrix and the coverage (Markdown, JSON) for every rule, and appends to $GITHUB_STEP_SUMMARY', () => {
+  const writesFilesTitle =
+    'writes the matrix and the coverage (Markdown, JSON) for every rule, and appends to $GITHUB_STEP_SUMMARY';
+  test(writesFilesTitle, () => {
     const directory = mkdtempSync(join(tmpdir(), 'cc-reporter-'));
     made.push(directory);
     const summary = join(directory, 'step-summary.md');
@@ -682,7 +705,9 @@ describe('fresh Allure results', () => {
   });
 });
 
-test('the Allure writer writes the files of allure-js-commons, without fsync; the reporter writes through it', async () => {
+const allureWriterTitle =
+  'the Allure writer writes the files of allure-js-commons, without fsync; the reporter writes through it';
+test(allureWriterTitle, async () => {
   const { FileSystemWriter } = await import('allure-js-commons/sdk/reporter');
   const ours = mkdtempSync(join(tmpdir(), 'cc-allure-ours-'));
   const theirs = mkdtempSync(join(tmpdir(), 'cc-allure-theirs-'));

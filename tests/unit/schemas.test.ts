@@ -55,7 +55,8 @@ for (const cases of allCases) {
     });
   }
   for (const { name, value, pointer, layer = 'reference' } of cases.invalid) {
-    test(`${cases.schema} rejects: ${name} (at ${pointer || '/'}${layer === 'reference' ? '' : `, ${layer} layer`})`, () => {
+    const inLayer = layer === 'reference' ? '' : `, ${layer} layer`;
+    test(`${cases.schema} rejects: ${name} (at ${pointer || '/'}${inLayer})`, () => {
       for (const below of wider[layer])
         assert.deepEqual(validateInLayer(below, cases.schema, value), [], `valid in the ${below} layer`);
       const violations = validateInLayer(layer, cases.schema, value);

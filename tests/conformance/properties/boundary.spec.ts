@@ -85,7 +85,8 @@ const unknownCustomerId = fc.integer({ min: 2 ** 31, max: 2 ** 53 - 1 });
 
 test.describe('properties: edges of what the reference allows', () => {
   test(
-    'property (edges): a creation field at an edge of its documented type is refused with a 4xx or accepted as read, never a 5xx; an accepted edge amount is sent as that amount',
+    'property (edges): a creation field at an edge of its documented type ' +
+      'is refused with a 4xx or accepted as read, never a 5xx; an accepted edge amount is sent as that amount',
     covers('TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX', 'SEND-AMOUNT-MATCHES'),
     async ({ target }, testInfo) => {
       requireWrites(target);
@@ -139,7 +140,8 @@ test.describe('properties: edges of what the reference allows', () => {
   );
 
   test(
-    'property (edges): a send with its phone number at an edge is refused with a 4xx or accepted as intents of the transaction, never a 5xx',
+    'property (edges): a send with its phone number at an edge ' +
+      'is refused with a 4xx or accepted as intents of the transaction, never a 5xx',
     covers('SEND-OPEN-INPUT', 'SEND-2XX'),
     async ({ target }, testInfo) => {
       requireWrites(target);
@@ -185,7 +187,8 @@ test.describe('properties: edges of what the reference allows', () => {
   );
 
   test(
-    'property (edges): a transaction naming a customer id that does not exist is refused with a 4xx or accepted as a Transaction, never a 5xx',
+    'property (edges): a transaction naming a customer id that does not exist ' +
+      'is refused with a 4xx or accepted as a Transaction, never a 5xx',
     covers('CUSTOMER-REFERENCE-NOT-5XX'),
     async ({ target }, testInfo) => {
       requireWrites(target);
@@ -214,7 +217,8 @@ test.describe('properties: edges of what the reference allows', () => {
   );
 
   test(
-    'property (edges): requests in other common forms (Accept, query string, trailing slash, broken percent escape, Content-Type parameters) never give a 5xx',
+    'property (edges): requests in other common forms (Accept, query string, ' +
+      'trailing slash, broken percent escape, Content-Type parameters) never give a 5xx',
     covers('REQUEST-FORM-NOT-5XX'),
     async ({ target }, testInfo) => {
       requireWrites(target);
@@ -288,7 +292,9 @@ test.describe('properties: edges of what the reference allows', () => {
             default:
               exchange = await client.call('getCurrency', { ...shape, params: { id: target.currencyId! } });
           }
-          const sentForm = `Accept ${accept === null ? 'absent' : describeValue(accept ?? 'application/json')}, path suffix ${describeValue(pathSuffix)}`;
+          const sentForm =
+            `Accept ${accept === null ? 'absent' : describeValue(accept ?? 'application/json')}, ` +
+            `path suffix ${describeValue(pathSuffix)}`;
           const note = `${sentForm}${contentType === undefined ? '' : `, Content-Type ${describeValue(contentType)}`}`;
           holdsAnswer(exchange, noting(notServerError('REQUEST-FORM-NOT-5XX'), note));
         },

@@ -81,7 +81,9 @@ test.describe('properties: concurrency', () => {
             holds('TXN-ID-UNIQUE', second.exchange, [
               {
                 location: 'body /id',
-                expected: `an id of its own (the transaction of amount ${second.body.amount}, created in a burst of ${bodies.length})`,
+                expected:
+                  `an id of its own (the transaction of amount ${second.body.amount}, ` +
+                  `created in a burst of ${bodies.length})`,
                 actual: `${exactText(second.id)}, also the id of the transaction of amount ${first.body.amount}`,
               },
             ]);
@@ -135,7 +137,9 @@ test.describe('properties: concurrency', () => {
               {
                 location: 'body /token',
                 expected: `a token of its own (transaction ${exactText(second.transaction.id)})`,
-                actual: `${describeValue(second.token)}, also the token of transaction ${exactText(first.transaction.id)}`,
+                actual:
+                  `${describeValue(second.token)}, ` +
+                  `also the token of transaction ${exactText(first.transaction.id)}`,
               },
             ]);
           }
@@ -153,8 +157,12 @@ test.describe('properties: concurrency', () => {
               holds('LINK-TOKEN-OWN', entry.link, [
                 {
                   location: 'body /url',
-                  expected: `a link of transaction ${exactText(entry.transaction.id)} (its token ${describeValue(entry.token)})`,
-                  actual: `${describeValue(url)}, which carries the token of transaction ${exactText(other.transaction.id)}`,
+                  expected:
+                    `a link of transaction ${exactText(entry.transaction.id)} ` +
+                    `(its token ${describeValue(entry.token)})`,
+                  actual:
+                    `${describeValue(url)}, ` +
+                    `which carries the token of transaction ${exactText(other.transaction.id)}`,
                 },
               ]);
             }
@@ -171,11 +179,17 @@ test.describe('properties: concurrency', () => {
             const wrong: Violation[] = (send.json as Array<{ amount?: unknown }>)
               .map((intent, position) => ({ intent, position }))
               .filter(({ intent }) => intent.amount !== amount)
-              .map(({ intent, position }) => ({
-                location: `body /${position}/amount`,
-                expected: `${amount} (the token was issued for transaction ${exactText(issued[index]!.transaction.id)})`,
-                actual: `${describeValue(intent.amount)}${created.some((entry) => entry.body.amount === intent.amount) ? ' (the amount of another transaction of the burst)' : ''}`,
-              }));
+              .map(({ intent, position }) => {
+                const issuedFor = exactText(issued[index]!.transaction.id);
+                const burstNote = created.some((entry) => entry.body.amount === intent.amount)
+                  ? ' (the amount of another transaction of the burst)'
+                  : '';
+                return {
+                  location: `body /${position}/amount`,
+                  expected: `${amount} (the token was issued for transaction ${issuedFor})`,
+                  actual: `${describeValue(intent.amount)}${burstNote}`,
+                };
+              });
             holds('LINK-TOKEN-OWN', send, wrong);
           });
         },

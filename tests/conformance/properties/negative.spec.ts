@@ -303,7 +303,8 @@ test.describe('properties: invalid requests', () => {
   );
 
   test(
-    'property: customer ids that are not plain positive integers up to 2^64 - 1 are refused with a 4xx; larger ones than 2^53 - 1 never give a 5xx',
+    'property: customer ids that are not plain positive integers up to 2^64 - 1 are refused with a 4xx; ' +
+      'larger ones than 2^53 - 1 never give a 5xx',
     covers('CUSTOMER-ID-INTEGER'),
     async ({ target }, testInfo) => {
       requireWrites(target);

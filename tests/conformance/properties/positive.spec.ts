@@ -139,7 +139,8 @@ test.describe('properties: valid requests', () => {
   );
 
   test(
-    'property: sending with the token exactly as returned gives schema-valid payment intents with their event timestamps',
+    'property: sending with the token exactly as returned gives ' +
+      'schema-valid payment intents with their event timestamps',
     covers('SEND-SCHEMA', 'SEND-TOKEN-AS-RETURNED', 'SEND-INTENT-EVENT-TIMESTAMPS'),
     async ({ target }, testInfo) => {
       requireWrites(target);

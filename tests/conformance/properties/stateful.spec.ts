@@ -199,7 +199,8 @@ class CreateTransaction implements Cmd {
     });
   }
   toString = (): string =>
-    `createTransaction(amount ${this.body.amount}${this.customerPick === null ? '' : `, customer #${this.customerPick}`})`;
+    `createTransaction(amount ${this.body.amount}` +
+    `${this.customerPick === null ? '' : `, customer #${this.customerPick}`})`;
 }
 
 class GetLink implements Cmd {
@@ -212,7 +213,8 @@ class GetLink implements Cmd {
     const candidates = open(model);
     const transaction = candidates[this.pick % candidates.length]!;
     real.client.step(
-      `${this.toString()}: transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
+      `${this.toString()}: ` +
+        `transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
     );
     const exchange = await real.client.call('getPaymentLink', { params: { id: transaction.id } });
     // A transaction whose customer was deleted may be refused (a 4xx) or linked; never a 5xx.
@@ -285,7 +287,8 @@ class Send implements Cmd {
     const linked = open(model).filter((transaction) => transaction.token !== undefined);
     const transaction = linked[this.pick % linked.length]!;
     real.client.step(
-      `${this.toString()}: transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
+      `${this.toString()}: ` +
+        `transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
     );
     const body =
       this.phone === undefined ? { token: transaction.token } : { token: transaction.token, phone_number: this.phone };

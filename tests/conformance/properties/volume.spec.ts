@@ -38,7 +38,8 @@ test.describe('properties: volume', () => {
           const tokens: unknown[] = [];
           for (const [index, id] of ids.entries()) {
             const link = await client.call('getPaymentLink', { params: { id } });
-            const age = `transaction ${exactText(id)} was created ${bodies.length - index - 1} creation(s) before the last`;
+            const createdAfter = bodies.length - index - 1;
+            const age = `transaction ${exactText(id)} was created ${createdAfter} creation(s) before the last`;
             holdsAnswer(link, noting(accepted('LINK-2XX'), age), { prerequisite: true });
             tokens.push((link.json as { token: unknown }).token);
           }
@@ -47,7 +48,9 @@ test.describe('properties: volume', () => {
               params: { mode: target.paymentMode },
               body: { token },
             });
-            const age = `the token of transaction ${exactText(ids[index]!)}, issued ${tokens.length - index - 1} link(s) before the last`;
+            const age =
+              `the token of transaction ${exactText(ids[index]!)}, ` +
+              `issued ${tokens.length - index - 1} link(s) before the last`;
             holdsAnswer(send, noting(accepted('SEND-2XX', { amount: bodies[index]!.amount }), age));
           }
         },
