@@ -1,6 +1,7 @@
 /**
  * One hub per rule: every place that names a rule id literally (the mutants and conforming
- * variants of the mock, the input cases, the gap table, the roles of the operations table and
+ * variants of the mock, the input cases, the gap table, the roles of the operations table, the
+ * check registry that judges every answer (support/judgment/registry.ts) and
  * the tests' tags), gathered by rule, and the checker that fails when a link is missing or
  * dangling. `collect-conformance rules --show ID` prints one rule's hub; the rule-links tests
  * (tests/unit, tests/integration) run the checker.
@@ -13,6 +14,7 @@ import { inputCaseFiles, type InputCase, type InputCaseFile } from '../contract/
 import { operations, type Operation, type OperationId, type OperationRules } from '../contract/operations.ts';
 import { rules, type Rule } from '../contract/rules.ts';
 import { mutants, variants, type Mutant, type Variant } from '../mock/mutants.ts';
+import { registeredRules } from '../support/judgment/registry.ts';
 import type { ListedTest } from './rule-tests.ts';
 
 export interface CatalogueSources {
@@ -22,14 +24,24 @@ export interface CatalogueSources {
   inputCases: readonly InputCaseFile[];
   gapRows: readonly GapRow[];
   operations: readonly Operation[];
+  /** The rules the check registry judges on every answer of each operation. */
+  registered: ReadonlyMap<OperationId, readonly string[]>;
 }
 
 /** The project's own sources. */
 export function catalogueSources(): CatalogueSources {
-  return { rules, mutants: mutants(), variants: variants(), inputCases: inputCaseFiles(), gapRows, operations };
+  return {
+    rules,
+    mutants: mutants(),
+    variants: variants(),
+    inputCases: inputCaseFiles(),
+    gapRows,
+    operations,
+    registered: registeredRules(),
+  };
 }
 
-export type LinkKind = 'mutant' | 'variant' | 'input case' | 'gap row' | 'operation role' | 'test';
+export type LinkKind = 'mutant' | 'variant' | 'input case' | 'gap row' | 'operation role' | 'registered check' | 'test';
 
 /** One literal mention of a rule id. */
 export interface RuleLink {
@@ -77,6 +89,9 @@ export function ruleLinks(sources: CatalogueSources, tests: readonly ListedTest[
     for (const { role, rule } of roles(operation)) {
       links.push({ rule, kind: 'operation role', from: `${operation.id}.${role}` });
     }
+  }
+  for (const [operation, ids] of sources.registered) {
+    for (const id of ids) links.push({ rule: id, kind: 'registered check', from: operation });
   }
   for (const test of tests) {
     for (const tag of test.tags.filter((candidate) => !kindTags.has(candidate))) {
@@ -139,6 +154,8 @@ export function linkProblems(sources: CatalogueSources, tests?: readonly ListedT
 export interface RuleHub {
   rule: Rule;
   operationRoles: Array<{ operation: OperationId; role: RoleName }>;
+  /** The operations on whose every answer the check registry judges the rule. */
+  registeredFor: OperationId[];
   inputCases: Array<InputCase & { file: string }>;
   mutants: Mutant[];
   variants: Variant[];
@@ -155,6 +172,7 @@ export function ruleHub(id: string, sources: CatalogueSources = catalogueSources
         .filter((filled) => filled.rule === id)
         .map(({ role }) => ({ operation: operation.id, role })),
     ),
+    registeredFor: [...sources.registered].filter(([, ids]) => ids.includes(id)).map(([operation]) => operation),
     inputCases: sources.inputCases.flatMap(({ file, cases }) =>
       cases.filter((entry) => entry.rule === id).map((entry) => ({ ...entry, file })),
     ),

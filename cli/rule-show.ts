@@ -1,7 +1,8 @@
 /**
  * `collect-conformance rules --show ID [--json]`: one rule and everything that names it, its
  * tests (Playwright's listing), input cases, mutants, conforming variants, gap rows and the
- * roles it fills in the operations table, as text for people or as JSON.
+ * roles it fills in the operations table, the operations on whose every answer the check registry
+ * judges it, as text for people or as JSON.
  */
 import type { Mutant } from '../mock/mutants.ts';
 import { testLocation, type RuleHub } from './rule-links.ts';
@@ -11,6 +12,7 @@ import type { ListedTest } from './rule-tests.ts';
 export interface RuleShow {
   rule: RuleHub['rule'] & { strict: string };
   operationRoles: RuleHub['operationRoles'];
+  registeredFor: RuleHub['registeredFor'];
   /** line is absent where the listing cannot give it (an installed package: see cli/rule-tests.ts). */
   tests: Array<{ title: string; file: string; line?: number }>;
   inputCases: RuleHub['inputCases'];
@@ -28,6 +30,7 @@ export function ruleShow(hub: RuleHub, tests: readonly ListedTest[]): RuleShow {
   return {
     rule: { ...hub.rule, strict: strictReading(hub) },
     operationRoles: hub.operationRoles,
+    registeredFor: hub.registeredFor,
     tests: tests.map(({ title, file, line }) => ({ title, file, ...(line === undefined ? {} : { line }) })),
     inputCases: hub.inputCases,
     mutants: hub.mutants.map(({ name, operator, operations, description, equivalent }) => ({
@@ -99,6 +102,7 @@ export function renderRuleShow(show: RuleShow): string {
   if (rule.noMutant) lines.push(field('No mutant:', rule.noMutant));
   lines.push(
     ...section('Operation roles (contract/operations.ts)', roleRows(show)),
+    ...section('Judged on every answer of (support/judgment/registry.ts)', show.registeredFor),
     ...section(
       'Tests',
       show.tests.map((test) => `${testLocation(test)}  ${test.title}`),

@@ -41,6 +41,7 @@ test('the checker fails on a dangling id in each kind of source', () => {
     ['input case', { inputCases: [{ ...file, cases: [{ ...firstCase, rule: dangling }, ...otherCases] }, ...files] }],
     ['gap row', { gapRows: [{ ...row, rules: [...row.rules, dangling] }, ...otherRows] }],
     ['operation role', { operations: [{ ...operation, rules: { ...operation.rules, shape: dangling } }, ...otherOps] }],
+    ['registered check', { registered: new Map([...sources.registered, ['createTransaction', [dangling]]]) }],
   ];
   for (const [kind, change] of cases) {
     const found = linkProblems(planted(change));
