@@ -10,46 +10,18 @@ import { unknownIntegerId } from '../../support/generation/ids.ts';
 // The answer's shape, content type, token and url are judged by the registry (support/judgment/registry.ts) on
 // every answer of the operation: each test below is the one whose title names that rule.
 test.describe('getPaymentLink: POST /transactions/{id}/token', () => {
-  test(
-    'an existing transaction gets its link with a 2xx status',
-    covers('LINK-2XX'),
-    async ({ api, createdTransaction }) => {
+  for (const [title, rule] of [
+    ['an existing transaction gets its link with a 2xx status', 'LINK-2XX'],
+    ['the response is an object with token and url strings', 'LINK-SCHEMA'],
+    ['the response declares Content-Type application/json', 'JSON-CONTENT-TYPE'],
+    ['quirk: the token is returned as a JSON string', 'LINK-TOKEN-STRING'],
+    ['the url is an absolute URL', 'LINK-URL-ABSOLUTE'],
+  ] as const) {
+    test(title, covers(rule), async ({ api, createdTransaction }) => {
       const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
       expectAnswer(exchange, accepted('LINK-2XX'));
-    },
-  );
-
-  test(
-    'the response is an object with token and url strings',
-    covers('LINK-SCHEMA'),
-    async ({ api, createdTransaction }) => {
-      const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
-      expectAnswer(exchange, accepted('LINK-2XX'));
-    },
-  );
-
-  test(
-    'the response declares Content-Type application/json',
-    covers('JSON-CONTENT-TYPE'),
-    async ({ api, createdTransaction }) => {
-      const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
-      expectAnswer(exchange, accepted('LINK-2XX'));
-    },
-  );
-
-  test(
-    'quirk: the token is returned as a JSON string',
-    covers('LINK-TOKEN-STRING'),
-    async ({ api, createdTransaction }) => {
-      const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
-      expectAnswer(exchange, accepted('LINK-2XX'));
-    },
-  );
-
-  test('the url is an absolute URL', covers('LINK-URL-ABSOLUTE'), async ({ api, createdTransaction }) => {
-    const exchange = await api.call('getPaymentLink', { params: { id: createdTransaction.id } });
-    expectAnswer(exchange, accepted('LINK-2XX'));
-  });
+    });
+  }
 
   test('a transaction that does not exist is refused with a 4xx', covers('LINK-UNKNOWN-TXN-4XX'), async ({ api }) => {
     const exchange = await api.call('getPaymentLink', { params: { id: unknownIntegerId() } });
