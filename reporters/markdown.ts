@@ -147,8 +147,9 @@ export function strictWarning(coverage: RuleCoverage): string | null {
   if (lenient.length === 0) return null;
   const symbol = verdictDefinition('lenient').symbol;
   const lines = [
-    `collect-conformance: warning: ${lenient.length} rule(s) passed only because the target ` +
-      `accepted input the reference leaves open to a lenient reading; --strict fails them:`,
+    `collect-conformance: warning: ${lenient.length} rule(s) passed only through a lenient reading ` +
+      `(input the reference leaves open accepted, or a value it does not require yet left out); ` +
+      `--strict fails them:`,
     ...lenient.map((entry) =>
       `  ${symbol} ${entry.id}: ${entry.tests.find((test) => test.lenient !== undefined)?.lenient ?? ''}`.slice(0, 400),
     ),

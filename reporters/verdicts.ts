@@ -51,7 +51,8 @@ export const verdicts: readonly VerdictDefinition[] = [
     meaning:
       'passed because the target accepted input the reference leaves open only to ' +
       'a lenient reading (null as "not given", a coercion, another Content-Type, ' +
-      'its prose read as a constraint): conforming by default, --strict fails it',
+      'its prose read as a constraint), or answered without a value --strict requires ' +
+      '(one that does not exist yet): conforming by default, --strict fails it',
   },
   { id: 'pass', symbol: '✅', label: 'pass', meaning: 'every test of the rule passed' },
   {

@@ -17,7 +17,7 @@ import { labelTestAfter, labelTestBefore } from './reporting/allure.ts';
 import { currentTarget, type Target } from './lifecycle/target.ts';
 import { createdCustomerId } from './lifecycle/ledger.ts';
 import { settleInFlight } from './http/transport.ts';
-import { judgeAnswer, wasJudged } from './judgment/registry.ts';
+import { judgeAnswer, readAnswersStrictly, wasJudged } from './judgment/registry.ts';
 import { accepted, type Expectation } from './judgment/expectations.ts';
 
 export interface CreatedTransaction {
@@ -77,11 +77,14 @@ export type SuiteOptions = {
 type WorkerFixtures = { target: Target; settleRequests: void };
 
 export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
+  // Automatic: the answers of every test are read as the target's configuration says (--strict or not).
   target: [
     async ({}, use) => {
-      await use(currentTarget());
+      const target = currentTarget();
+      readAnswersStrictly(target.strict);
+      await use(target);
     },
-    { scope: 'worker' },
+    { scope: 'worker', auto: true },
   ],
 
   // When a worker stops (end of run, or Ctrl-C), requests an interrupted test abandoned are let finish,

@@ -62,13 +62,13 @@ function statusAnnotations(client: FastClient): Array<{ type: string; descriptio
   });
 }
 
-/** One annotation per rule for the lenient acceptances of a property run: how many, and the first. */
+/** One annotation per rule for what --strict would refuse in a property run: how many, and the first. */
 function lenientAnnotations(): Array<{ type: string; description: string }> {
   const byRule = new Map<string, string[]>();
   for (const { rule, note } of takeLenientNotes()) byRule.set(rule, [...(byRule.get(rule) ?? []), note]);
   return [...byRule.entries()].map(([rule, notes]) => ({
     type: 'lenient',
-    description: redact(`${rule}: ${notes.length} accepted input(s) --strict refuses, e.g. ${notes[0]}`),
+    description: redact(`${rule}: ${notes.length} case(s) --strict refuses, e.g. ${notes[0]}`),
   }));
 }
 
@@ -97,13 +97,14 @@ export function holdsAnswer(
   options: { prerequisite?: boolean } = {},
 ): void {
   const judgements = judgeAnswer(exchange, expectation);
-  for (const judgement of assertedJudgements(exchange, expectation, judgements, propertyKind, options.prerequisite)) {
+  const asserted = assertedJudgements(exchange, expectation, judgements, propertyKind, options.prerequisite);
+  for (const judgement of asserted) {
     if (judgement.precondition) needs(judgement.rule, exchange, judgement.violations);
     else holds(judgement.rule, exchange, judgement.violations);
   }
-  const lenient = judgements[0]?.lenient;
-  if (lenient !== undefined)
-    noteLenient(judgements[0]!.rule, `${describeRequest(exchange)} → ${exchange.status}: ${lenient}`);
+  for (const { rule, lenient } of asserted) {
+    if (lenient !== undefined) noteLenient(rule, `${describeRequest(exchange)} → ${exchange.status}: ${lenient}`);
+  }
 }
 
 /** Judges a step the case needs (creating the transaction it then sends): every rule it breaks is a precondition. */

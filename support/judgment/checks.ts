@@ -4,7 +4,8 @@
  * turns violations into a message naming the rule, the operation, the request, the
  * location (status, header or JSON pointer), the expected and the actual value.
  */
-import { isDateTime, validateAgainst, type SchemaName } from '../../contract/schemas.ts';
+import { isDateTime, validateInLayer, type SchemaName } from '../../contract/schemas.ts';
+import type { SchemaLayer } from '../../contract/json-schema.ts';
 import { describeValue, escapePointerToken, valueAtPointer } from '../../contract/json-pointer.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { timed } from '../reporting/request-costs.ts';
@@ -82,11 +83,18 @@ export function bodyIsEmpty(exchange: Exchange): Violation[] {
     : [{ location: 'body', expected: 'no body', actual: describeValue(exchange.bodyText.slice(0, 200)) }];
 }
 
-/** The JSON body validates against a schema of schemas/ (the body must be JSON first). */
-export function bodyMatchesSchema(exchange: Exchange, schema: SchemaName): Violation[] {
+/**
+ * The JSON body validates against a schema of schemas/ (the body must be JSON first), as the
+ * reference makes it valid or, with layer 'strict', as --strict reads it.
+ */
+export function bodyMatchesSchema(
+  exchange: Exchange,
+  schema: SchemaName,
+  layer: Extract<SchemaLayer, 'reference' | 'strict'> = 'reference',
+): Violation[] {
   const notJson = bodyIsJson(exchange);
   if (notJson.length > 0) return notJson;
-  return timed('validation', () => validateAgainst(schema, exchange.json)).map((violation) => ({
+  return timed('validation', () => validateInLayer(layer, schema, exchange.json)).map((violation) => ({
     location: `body ${violation.pointer === '' ? '/' : violation.pointer}`,
     expected: `${violation.expected} (schema ${schema})`,
     actual: violation.actual,

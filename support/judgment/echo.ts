@@ -2,13 +2,18 @@
  * The echo of a created transaction: the answer carries the amount, description and
  * callback_url that were sent (TXN-CREATE-ECHO), as the server read them.
  *
- * Sent values are compared exactly, except for the forms a server may store them in without
- * losing anything the reference describes: a description trimmed of surrounding white space or
- * in Unicode normal form C, a callback URL as a URL parser writes it back (lower-case host,
- * default port dropped, percent-encoding normalised, an internationalised host in punycode),
- * with or without its fragment (which an HTTP client never sends to the callback anyway).
- * Everything else (a truncated text, replaced characters, a dropped query string, another
- * number) is a different value. The safe values the suite sends by default have one form only.
+ * An echo is judged by equivalence, not by a list of the forms one runtime writes: the answer
+ * and the sent value are the same once both are brought to one canonical form (canonicalText, canonicalUrl).
+ * A stack may store a value in any lossless form of it: a text trimmed of white space at its ends
+ * by any runtime's definition (PHP's trim(), which also strips NUL and vertical tab; Python's
+ * str.strip(); Go's strings.TrimSpace; .NET's String.Trim; JavaScript's trim()), in another Unicode
+ * normalization form of the same characters (NFC or NFD), and a URL as any normalizer writes it
+ * (WHATWG URL, RFC 3986 section 6.2.2: scheme and host case, an internationalised host in
+ * punycode, the default port dropped, percent-encoding of unreserved characters decoded and its
+ * hex digits in either case, dot segments resolved, an empty query or fragment delimiter dropped),
+ * with or without its fragment (which an HTTP client never sends to the callback). A truncated
+ * text, a replaced or removed character that is not white space at an end, a dropped query string
+ * or another number is another value.
  */
 import { describeValue } from '../../contract/json-pointer.ts';
 import { valueAtPointer } from '../../contract/json-pointer.ts';
@@ -17,27 +22,79 @@ import type { Exchange } from '../http/exchange.ts';
 
 /** Fields of a creation body whose value the created transaction carries. */
 export const echoedFields = ['amount', 'description', 'callback_url'] as const;
+export type EchoedField = (typeof echoedFields)[number];
 
-function urlForm(value: string): string | undefined {
+/**
+ * White space by every common runtime's definition, as a character class: Unicode White_Space
+ * (JavaScript, Go, .NET, Python), the BOM (JavaScript's trim), NUL (PHP's trim) and the
+ * information separators U+001C to U+001F (Python's str.isspace), U+180E (older Unicode).
+ */
+const whiteSpace =
+  '\\u0000\\t\\n\\v\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u180e\\u2000-\\u200a\\u2028\\u2029' +
+  '\\u202f\\u205f\\u3000\\ufeff';
+const endWhiteSpace = new RegExp(`^[${whiteSpace}]+|[${whiteSpace}]+$`, 'gu');
+
+/** A text as every stack's trim and normalization leave it: NFC, white space of any definition cut at the ends. */
+export function canonicalText(value: string): string {
+  return value.normalize('NFC').replace(endWhiteSpace, '');
+}
+
+const unreserved = /[A-Za-z0-9\-._~]/;
+
+/** RFC 3986 6.2.2.1 and 6.2.2.2: percent-encoding in upper case, and unreserved characters decoded. */
+function normalisePercentEncoding(text: string): string {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_match, hex: string) => {
+    const character = String.fromCharCode(Number.parseInt(hex, 16));
+    return unreserved.test(character) ? character : `%${hex.toUpperCase()}`;
+  });
+}
+
+/**
+ * A URL in one canonical form, or undefined when it does not parse as one: trimmed as a text,
+ * parsed by a WHATWG URL parser (scheme and host in lower case, IDNA to punycode, default port
+ * dropped, dot segments resolved), then RFC 3986's percent-encoding normalization; the fragment
+ * is cut when `withoutFragment`.
+ */
+export function canonicalUrl(value: string, withoutFragment = false): string | undefined {
+  let parsed: URL;
   try {
-    return new URL(value).href;
+    parsed = new URL(canonicalText(value));
   } catch {
     return undefined;
   }
+  // An empty query or fragment ("/cb?", "/cb#") carries nothing: pydantic and others drop the delimiter.
+  if (parsed.search === '') parsed.search = '';
+  if (withoutFragment || parsed.hash === '') parsed.hash = '';
+  // The parser leaves percent-encoding as it found it; a decoded unreserved character re-parses to itself.
+  const normalised = normalisePercentEncoding(parsed.href);
+  try {
+    return new URL(normalised).href;
+  } catch {
+    return normalised;
+  }
 }
 
-/** The values a server may answer for a sent value of an echoed field. */
-export function echoForms(field: (typeof echoedFields)[number], sent: unknown): unknown[] {
-  if (typeof sent !== 'string') return [sent];
-  if (field === 'description') {
-    const nfc = sent.normalize('NFC');
-    return [...new Set([sent, sent.trim(), nfc, nfc.trim()])];
-  }
-  if (field === 'callback_url') {
-    const parsed = urlForm(sent);
-    return parsed === undefined ? [sent] : [...new Set([sent, parsed, parsed.replace(/#.*$/, '')])];
-  }
-  return [sent];
+/**
+ * True when an answer is an equivalent form of the sent value of an echoed field: equal as JSON,
+ * or, for texts, equal in canonical form (for a callback URL, as URLs, with or without fragment).
+ */
+export function echoEquivalent(field: EchoedField, sent: unknown, answer: unknown): boolean {
+  if (Object.is(sent, answer) || JSON.stringify(sent) === JSON.stringify(answer)) return true;
+  if (typeof sent !== 'string' || typeof answer !== 'string') return false;
+  if (canonicalText(sent) === canonicalText(answer)) return true;
+  if (field !== 'callback_url') return false;
+  const answered = canonicalUrl(answer);
+  if (answered === undefined) return false;
+  return answered === canonicalUrl(sent) || canonicalUrl(answer, true) === canonicalUrl(sent, true);
+}
+
+/** What an echo violation says was expected: the sent value, and the canonical form it is compared in. */
+function expectedEcho(field: EchoedField, sent: unknown): string {
+  if (typeof sent !== 'string') return describeValue(sent);
+  const canonical = field === 'callback_url' ? (canonicalUrl(sent) ?? canonicalText(sent)) : canonicalText(sent);
+  return canonical === sent
+    ? `${describeValue(sent)} or an equivalent form`
+    : `${describeValue(sent)} or an equivalent form (canonical ${describeValue(canonical)})`;
 }
 
 /**
@@ -49,14 +106,10 @@ export function echoViolations(exchange: Pick<Exchange, 'json'>, read: Record<st
   for (const field of echoedFields) {
     if (!(field in read) || read[field] === undefined) continue;
     const actual = valueAtPointer(exchange.json, `/${field}`);
-    const forms = echoForms(field, read[field]);
-    if (!forms.some((form) => Object.is(form, actual) || JSON.stringify(form) === JSON.stringify(actual))) {
+    if (!echoEquivalent(field, read[field], actual)) {
       violations.push({
         location: `body /${field}`,
-        expected:
-          forms.length === 1
-            ? describeValue(forms[0])
-            : `one of ${forms.map((form) => describeValue(form)).join(', ')}`,
+        expected: expectedEcho(field, read[field]),
         actual: describeValue(actual),
       });
     }

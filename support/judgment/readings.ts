@@ -11,7 +11,10 @@
  * refuse" class), and the answer of a server that accepted it must carry the value as read.
  *
  * The rules below are ajv's (https://ajv.js.org/coercion.html), written out so that the suite
- * judges what a server did without running ajv in coercing mode.
+ * judges what a server did without running ajv in coercing mode, and pydantic 1's (the version
+ * Debian's FastAPI ships; its default, non-strict validators): a number or boolean in a string field
+ * read as Python's str() writes it (False as "False", 1500.5 as "1500.5"), and a number with a
+ * fraction in an integer field read as Python's int() truncates it (1500.5 as 1500).
  */
 import type { JSONSchemaType } from '../../contract/json-schema.ts';
 
@@ -90,6 +93,45 @@ function coerceTo(data: unknown, type: JSONSchemaType): unknown {
   }
 }
 
+/** Python's repr() of a float: the shortest round-trip digits, in exponent form below 1e-4 and from 1e16. */
+function pythonFloat(value: number): string {
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : value < 0 ? '-inf' : 'nan';
+  const magnitude = Math.abs(value);
+  if (magnitude !== 0 && (magnitude < 1e-4 || magnitude >= 1e16)) {
+    const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
+    const sign = exponent.startsWith('-') ? '-' : '+';
+    const digits = exponent.replace(/^[+-]/, '').padStart(2, '0');
+    return `${mantissa}e${sign}${digits}`;
+  }
+  const fixed = String(value);
+  return fixed.includes('.') || fixed.includes('e') ? fixed : `${fixed}.0`;
+}
+
+/**
+ * The value pydantic 1 makes of `value` for the first of `types` it coerces to differently from ajv, if any:
+ * str() of a number or boolean for a string, int() of a number with a fraction for an integer, and dict() of
+ * an iterable of pairs for an object (the empty string and the empty array are {}; [["a", 1]] is {"a": 1}).
+ */
+export function pydanticValue(value: unknown, types: readonly JSONSchemaType[]): unknown {
+  for (const type of types) {
+    if (type === 'string') {
+      if (typeof value === 'boolean') return value ? 'True' : 'False';
+      // A JSON number without a fraction reaches Python as an int (its digits); one with a fraction as a float.
+      if (typeof value === 'number') return Number.isInteger(value) ? String(value) : pythonFloat(value);
+    }
+    if (type === 'integer' && typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
+      return Math.trunc(value);
+    }
+    if (type === 'object') {
+      if (value === '') return {};
+      const pairs = Array.isArray(value) && value.every((item) => Array.isArray(item) && item.length === 2);
+      if (pairs)
+        return Object.fromEntries((value as Array<[unknown, unknown]>).map(([key, item]) => [String(key), item]));
+    }
+  }
+  return undefined;
+}
+
 /**
  * The readings of a value that does not have the field's documented type: ajv's coercion
  * (when its result is valid for the field: `valid`) and, for null in a field the reference
@@ -126,6 +168,18 @@ export function readingsOf(
           `read as ${JSON.stringify(keyed)} (a PHP-style decoder, ` +
           `for which arrays and objects are one kind of value)`,
       });
+  }
+  const pydantic = pydanticValue(value, types);
+  const already = (candidate: unknown): boolean =>
+    readings.some(
+      (reading) => reading.kind === 'coerced' && JSON.stringify(reading.value) === JSON.stringify(candidate),
+    );
+  if (pydantic !== undefined && !already(pydantic) && options.valid(pydantic)) {
+    readings.push({
+      kind: 'coerced',
+      value: pydantic,
+      how: `read as ${JSON.stringify(pydantic)} (pydantic 1's reading: Python's str(), int() or dict())`,
+    });
   }
   return readings;
 }

@@ -47,7 +47,10 @@ import type { AnswerContext, Expectation } from './expectations.ts';
 export interface Judgement {
   rule: string;
   violations: Violation[];
-  /** Set for an input --strict refuses that the target accepted (default mode): one line saying so. */
+  /**
+   * Set in the default reading when --strict would fail what passed: an input --strict refuses that the
+   * target accepted, or an answer without a value --strict requires. One line saying so.
+   */
   lenient?: string;
 }
 
@@ -56,6 +59,19 @@ interface RegisteredCheck {
   operations: readonly OperationId[];
   /** The violations of an answer the request was owed as a success; undefined when the context lacks what it needs. */
   check(exchange: Exchange, context: AnswerContext): Violation[] | undefined;
+  /** In the default reading, for an answer that passed: what --strict would refuse in it, if anything. */
+  lenient?(exchange: Exchange, context: AnswerContext): string | undefined;
+}
+
+/**
+ * How answers are read: by default, what the reference makes valid; with --strict, as --strict
+ * reads the reference (the strict layer of schemas/: values that do not exist yet must be there).
+ * Set once per worker from the target's configuration (support/fixtures.ts).
+ */
+let strictAnswers = false;
+
+export function readAnswersStrictly(strict: boolean): void {
+  strictAnswers = strict;
 }
 
 /** The operations whose answers owe rules (the reference's; not the suite's undocumented helpers). */
@@ -106,13 +122,23 @@ function registeredChecks(): RegisteredCheck[] {
   const byRole: RegisteredCheck[] = documented().flatMap((id): RegisteredCheck[] => {
     const roles = operationRules(id);
     const schema = successSchema(id);
+    const shapeViolations = (exchange: Exchange, context: AnswerContext, strict: boolean): Violation[] => {
+      if (schema === undefined) return bodyIsEmpty(exchange);
+      const unset = unsetFieldLocations(exchange, context);
+      return bodyMatchesSchema(exchange, schema, strict ? 'strict' : 'reference').filter(
+        (violation) => !unset.has(violation.location),
+      );
+    };
     const shape: RegisteredCheck = {
       rule: roles.shape,
       operations: [id],
-      check: (exchange, context) => {
-        if (schema === undefined) return bodyIsEmpty(exchange);
-        const unset = unsetFieldLocations(exchange, context);
-        return bodyMatchesSchema(exchange, schema).filter((violation) => !unset.has(violation.location));
+      check: (exchange, context) => shapeViolations(exchange, context, strictAnswers),
+      // A value that does not exist yet (gap row not-yet-values), null or absent: --strict requires it.
+      lenient: (exchange, context) => {
+        const [first, ...others] = shapeViolations(exchange, context, true);
+        if (first === undefined) return undefined;
+        const more = others.length === 0 ? '' : ` (and ${others.length} more)`;
+        return `--strict refuses ${first.location}: expected ${first.expected}, actual ${first.actual}${more}`;
       },
     };
     const contentType = roles.contentType;
@@ -160,7 +186,7 @@ function registeredChecks(): RegisteredCheck[] {
 let registry: RegisteredCheck[] | undefined;
 
 /** The registered checks of an operation (every rule its answers owe beyond the status). */
-export function checksOf(id: OperationId): Array<Pick<RegisteredCheck, 'rule' | 'check'>> {
+export function checksOf(id: OperationId): Array<Pick<RegisteredCheck, 'rule' | 'check' | 'lenient'>> {
   registry ??= registeredChecks();
   return registry.filter((entry) => entry.operations.includes(id));
 }
@@ -173,9 +199,11 @@ export function registeredRules(): Map<OperationId, string[]> {
 /** The registered checks of an accepted answer, one judgement per rule with violations or not. */
 function judgeAccepted(exchange: Exchange, context: AnswerContext): Judgement[] {
   if (operation(exchange.operation).rules === undefined) return [];
-  return checksOf(exchange.operation).flatMap((entry) => {
+  return checksOf(exchange.operation).flatMap((entry): Judgement[] => {
     const violations = entry.check(exchange, context);
-    return violations === undefined ? [] : [{ rule: entry.rule, violations }];
+    if (violations === undefined) return [];
+    const lenient = violations.length === 0 && !strictAnswers ? entry.lenient?.(exchange, context) : undefined;
+    return [{ rule: entry.rule, violations, ...(lenient === undefined ? {} : { lenient }) }];
   });
 }
 
@@ -246,8 +274,11 @@ export function judgeAnswer(exchange: Exchange, expectation: Expectation): Judge
   const context = expectation.kind === 'authorised' ? {} : expectation.context;
   for (const judgement of judgeAccepted(exchange, context)) {
     const same = merged.get(judgement.rule);
-    if (same) same.violations.push(...judgement.violations);
-    else merged.set(judgement.rule, judgement);
+    if (!same) merged.set(judgement.rule, judgement);
+    else {
+      same.violations.push(...judgement.violations);
+      if (same.lenient === undefined && judgement.lenient !== undefined) same.lenient = judgement.lenient;
+    }
   }
   return [...merged.values()];
 }

@@ -103,14 +103,16 @@ test.describe('createTransaction: POST /transactions', () => {
 
   // One field of another JSON type, with the rule it is judged under. Its class is computed from schemas/
   // (support/judgment/input-class.ts), and a rule that disagrees with the class is an error at load time. No reading
-  // makes "abc" an integer: must refuse. A coercing parser reads "1500" as 1500, and a server may read null as "not
-  // given": accept or refuse, and an accepted answer carries the value as read.
+  // makes "abc" or "1500.5" an integer: must refuse. A coercing parser reads "1500" as 1500 (pydantic 1 reads
+  // 1500.5 as 1500), and a server may read null as "not given": accept or refuse, and an accepted answer carries the
+  // value as read.
   const mistyped: Array<[pointer: string, value: unknown, rule: ReturnType<typeof creationRule>]> = [
     ['/amount', '1500', 'TXN-CREATE-OPEN-INPUT'],
     ['/amount', 'abc', 'TXN-CREATE-INVALID-4XX'],
     ['/amount', true, 'TXN-CREATE-OPEN-INPUT'],
     ['/amount', { value: 1500 }, 'TXN-CREATE-INVALID-4XX'],
-    ['/amount', 1500.5, 'TXN-CREATE-INVALID-4XX'],
+    ['/amount', 1500.5, 'TXN-CREATE-OPEN-INPUT'],
+    ['/amount', '1500.5', 'TXN-CREATE-INVALID-4XX'],
     ['/amount', [1500], 'TXN-CREATE-OPEN-INPUT'],
     ['/amount', null, 'TXN-CREATE-OPEN-INPUT'],
     ['/currency', 'XOF', 'TXN-CREATE-INVALID-4XX'],
