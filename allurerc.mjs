@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'allure';
 
-const outputRoot = process.env.PCS_OUTPUT_DIR ?? 'reports';
+const outputRoot = process.env.PCS_OUTPUT_DIR?.trim() || 'reports';
 const { categories } = JSON.parse(
   readFileSync(new URL('./reporters/failure-categories.json', import.meta.url), 'utf8'),
 );

@@ -7,7 +7,7 @@
 import { defineConfig } from '@playwright/test';
 import { loadDotEnv, orExitOnConfigError, workersSetting } from './support/lifecycle/config.ts';
 import { refuseLeakingDiagnostics } from './support/lifecycle/debug-guard.ts';
-import { prepareOutputDirectory } from './support/lifecycle/output-directory.ts';
+import { allureResultsDirOf, outputRootOf, prepareOutputDirectory } from './support/lifecycle/output-directory.ts';
 import { handleTerminationGracefully } from './support/lifecycle/termination.ts';
 import { allureCategories, environmentInfo } from './support/reporting/allure.ts';
 
@@ -17,12 +17,9 @@ loadDotEnv();
 // guarded as `npm run conformance` is: one line and exit code 2 before anything runs.
 orExitOnConfigError(() => refuseLeakingDiagnostics());
 const workers = orExitOnConfigError(() => workersSetting());
-const outputRoot = orExitOnConfigError(() =>
-  prepareOutputDirectory(process.env.PCS_OUTPUT_DIR?.trim() || 'reports', 'PCS_OUTPUT_DIR'),
-);
-const allureResultsDir = orExitOnConfigError(() =>
-  prepareOutputDirectory(process.env.ALLURE_RESULTS_DIR?.trim() || 'allure-results', 'ALLURE_RESULTS_DIR'),
-);
+const outputRoot = orExitOnConfigError(() => prepareOutputDirectory(outputRootOf(), 'PCS_OUTPUT_DIR'));
+// Inside the output directory unless ALLURE_RESULTS_DIR says otherwise: every artefact of a run lives under it.
+const allureResultsDir = orExitOnConfigError(() => prepareOutputDirectory(allureResultsDirOf(), 'ALLURE_RESULTS_DIR'));
 // SIGTERM (timeout, docker stop, Kubernetes), SIGHUP and a vanished
 // parent end the run as Ctrl-C does: global teardown runs.
 handleTerminationGracefully();

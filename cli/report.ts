@@ -1,6 +1,6 @@
 /**
  * npm run report: builds the Allure HTML report, offline, from the last run's results
- * (allure-results/, which every run replaces) with the Allure 3 CLI and allurerc.mjs: one
+ * (${PCS_OUTPUT_DIR:-reports}/allure-results/, which every run replaces) with the Allure 3 CLI and allurerc.mjs: one
  * self-contained file, ${PCS_OUTPUT_DIR:-reports}/allure-report/index.html. History (trend,
  * flaky, changed status) accumulates in ${PCS_OUTPUT_DIR:-reports}/allure-history.jsonl,
  * so it works across runs as long as that file is kept.
@@ -13,6 +13,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allureResultsDirOf, outputRootOf } from '../support/lifecycle/output-directory.ts';
 
 export const usageExitCode = 2;
 
@@ -26,9 +27,9 @@ export interface ReportPaths {
 
 /** Where the results are read and the report and its history written (the same variables allurerc.mjs reads). */
 export function reportPaths(env: NodeJS.ProcessEnv = process.env): ReportPaths {
-  const outputRoot = env.PCS_OUTPUT_DIR ?? 'reports';
+  const outputRoot = outputRootOf(env);
   return {
-    resultsDir: resolve(env.ALLURE_RESULTS_DIR ?? 'allure-results'),
+    resultsDir: resolve(allureResultsDirOf(env)),
     reportDir: resolve(env.ALLURE_REPORT_DIR ?? join(outputRoot, 'allure-report')),
     historyPath: resolve(env.ALLURE_HISTORY_PATH ?? join(outputRoot, 'allure-history.jsonl')),
   };

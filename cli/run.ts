@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } from '../support/lifecycle/config.ts';
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
-import { prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
+import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
 import { propertySettings } from '../support/generation/property-settings.ts';
 import { transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
@@ -188,7 +188,7 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
   if (typeof reporter === 'string' && !isConsoleReporter(reporter)) checkReporters(reporter);
   checkPassThrough(rest);
   prepareOutputDirectory(env.PCS_OUTPUT_DIR!, flags.has('output') ? '--output' : 'PCS_OUTPUT_DIR');
-  prepareOutputDirectory(env.ALLURE_RESULTS_DIR?.trim() || 'allure-results', 'ALLURE_RESULTS_DIR');
+  prepareOutputDirectory(allureResultsDirOf(env), 'ALLURE_RESULTS_DIR');
   if (env.PCS_CPU_PROFILE?.trim()) prepareOutputDirectory(env.PCS_CPU_PROFILE.trim(), 'PCS_CPU_PROFILE');
 }
 

@@ -3,14 +3,14 @@
  *
  *   npm run conformance:shard -- --shard 2/4 [playwright args...]   (or PCS_SHARD=2/4)
  *     runs shard 2 of 4 with every configured reporter plus a blob report in
- *     ${PCS_BLOB_DIR:-blob-report}/ and Allure results in ${ALLURE_RESULTS_DIR:-allure-results}/;
+ *     ${PCS_BLOB_DIR:-reports/blob-report}/ and Allure results in ${ALLURE_RESULTS_DIR:-reports/allure-results}/;
  *     exits like the CLI: 0 pass, 1 non-conformance, 2 configuration error, 3 target unavailable.
  *
  *   npm run report:merge -- --blobs all-blob-reports --allure all-allure-results
  *     merges the shards' blob reports (playwright merge-reports) into one HTML report and one
  *     JUnit file under ${PCS_OUTPUT_DIR:-reports}/, and the Allure results of every folder
  *     under --allure (one per shard, as CI artifacts are downloaded) into one folder,
- *     ${ALLURE_RESULTS_DIR:-allure-results}/, then builds the Allure report (npm run report).
+ *     ${ALLURE_RESULTS_DIR:-reports/allure-results}/, then builds the Allure report (npm run report).
  *
  * All shards of one run should share PCS_RUN_ID (the workflows set it), so that what they
  * create is labelled with one run id.
@@ -20,6 +20,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } fr
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { markerFilePath } from '../support/http/transport.ts';
+import { allureResultsDirOf, blobDirOf } from '../support/lifecycle/output-directory.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const playwrightCli = resolve(root, 'node_modules/@playwright/test/cli.js');
@@ -68,11 +69,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
 export async function runShard(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const args = [...argv];
   const shard = parseShard(takeOption(args, '--shard') ?? env.PCS_SHARD);
-  const blobDir = resolve(env.PCS_BLOB_DIR ?? 'blob-report');
+  const blobDir = resolve(blobDirOf(env));
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
     PCS_BLOB_DIR: blobDir,
-    ALLURE_RESULTS_DIR: resolve(env.ALLURE_RESULTS_DIR ?? 'allure-results'),
+    ALLURE_RESULTS_DIR: resolve(allureResultsDirOf(env)),
   };
   // A blob report from an earlier run in the same folder would be merged as if it were a shard of this one.
   rmSync(blobDir, { recursive: true, force: true });
@@ -152,7 +153,7 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
   if (merged !== 0 && merged !== 1) return merged;
 
   const folders = allureFolders(allure);
-  const resultsDir = resolve(env.ALLURE_RESULTS_DIR ?? 'allure-results');
+  const resultsDir = resolve(allureResultsDirOf(env));
   if (folders.length > 0) {
     rmSync(resultsDir, { recursive: true, force: true });
     const copied = mergeAllureResults(folders, resultsDir);

@@ -61,3 +61,22 @@ export function prepareOutputDirectory(path: string, variable: string): string {
   }
   return target;
 }
+
+/** Where a run's reports go: PCS_OUTPUT_DIR (--output), default ./reports. */
+export function outputRootOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PCS_OUTPUT_DIR?.trim() || 'reports';
+}
+
+/**
+ * Where a run's raw Allure results go: ALLURE_RESULTS_DIR, by default allure-results/ inside the
+ * output directory, so that every artefact of a run lives under its output directory (two runs with
+ * different output directories in one checkout never share, or delete, each other's results).
+ */
+export function allureResultsDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.ALLURE_RESULTS_DIR?.trim() || join(outputRootOf(env), 'allure-results');
+}
+
+/** Where a shard's blob report goes: PCS_BLOB_DIR, by default blob-report/ inside the output directory. */
+export function blobDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PCS_BLOB_DIR?.trim() || join(outputRootOf(env), 'blob-report');
+}

@@ -78,7 +78,7 @@ describe('sharding', () => {
       for (const index of [1, 2]) {
         const machine = join(scratch, `machine-${index}`);
         mkdirSync(machine, { recursive: true });
-        // Defaults, as on a CI machine: blob-report/ and allure-results/ in the working folder.
+        // Defaults, as on a CI machine: blob-report/ and allure-results/ inside the output directory (reports/).
         const env = machineEnv(machine);
         delete env.PCS_BLOB_DIR;
         delete env.ALLURE_RESULTS_DIR;
@@ -90,10 +90,10 @@ describe('sharding', () => {
         assert.equal(result.code, 0, result.output.slice(-3000));
         shardNames.push(testNames(readFileSync(join(machine, 'reports', 'junit.xml'), 'utf8')));
         assert.ok(
-          readdirSync(join(machine, 'blob-report')).some((file) => file.endsWith('.zip')),
+          readdirSync(join(machine, 'reports', 'blob-report')).some((file) => file.endsWith('.zip')),
           'a blob report per shard',
         );
-        assert.ok(allureFolders(join(machine, 'allure-results')).length === 1, 'Allure results per shard');
+        assert.ok(allureFolders(join(machine, 'reports', 'allure-results')).length === 1, 'Allure results per shard');
       }
       const [first = [], second = []] = shardNames;
       assert.ok(first.length > 0 && second.length > 0, 'each shard ran tests');
@@ -108,12 +108,12 @@ describe('sharding', () => {
       mkdirSync(join(merge, 'all-blob-reports'), { recursive: true });
       for (const index of [1, 2]) {
         const machine = join(scratch, `machine-${index}`);
-        for (const file of readdirSync(join(machine, 'blob-report')))
-          copyFileSync(join(machine, 'blob-report', file), join(merge, 'all-blob-reports', file));
+        for (const file of readdirSync(join(machine, 'reports', 'blob-report')))
+          copyFileSync(join(machine, 'reports', 'blob-report', file), join(merge, 'all-blob-reports', file));
         const allureCopy = join(merge, 'all-allure-results', `allure-results-${index}`);
         mkdirSync(allureCopy, { recursive: true });
-        for (const file of readdirSync(join(machine, 'allure-results')))
-          copyFileSync(join(machine, 'allure-results', file), join(allureCopy, file));
+        for (const file of readdirSync(join(machine, 'reports', 'allure-results')))
+          copyFileSync(join(machine, 'reports', 'allure-results', file), join(allureCopy, file));
       }
       const env = {
         ...process.env,
@@ -136,7 +136,8 @@ describe('sharding', () => {
       const results = (folder: string) => readdirSync(folder).filter((file) => file.endsWith('-result.json')).length;
       assert.equal(
         results(join(merge, 'allure-results')),
-        results(join(scratch, 'machine-1', 'allure-results')) + results(join(scratch, 'machine-2', 'allure-results')),
+        results(join(scratch, 'machine-1', 'reports', 'allure-results')) +
+          results(join(scratch, 'machine-2', 'reports', 'allure-results')),
         'the merged Allure results hold every shard’s results',
       );
       assert.ok(readdirSync(join(merge, 'reports', 'html')).includes('index.html'), 'one merged HTML report');
@@ -195,7 +196,7 @@ describe('CI workflows', () => {
       assert.doesNotMatch(text, /sk_(live|sandbox|test)_[A-Za-z0-9]/, 'no key written in the workflow');
       assert.doesNotMatch(text, /PCS_ALLOW_LIVE/, 'never allowed to touch live');
       assert.equal(workflow.env?.PCS_ENVIRONMENT, 'sandbox');
-      for (const artifact of ['blob-report', 'allure-results']) {
+      for (const artifact of ['reports/blob-report', 'reports/allure-results']) {
         const upload = job.steps?.find(
           (step) => step.uses?.startsWith('actions/upload-artifact') && step.with?.path === artifact,
         );
