@@ -1,0 +1,371 @@
+/**
+ * npm run independent: the suite against servers it did not write, on real stacks. Each server
+ * in lab/independent-servers/ was written by a separate session that saw only the API reference
+ * (Go's standard library, FastAPI with pydantic 1 from Debian, plain PHP with SQLite, Express
+ * with zod), making its stack's own choices where the reference is silent; their READMEs list
+ * those choices. They are not part of the package.
+ *
+ * For each server: the default run must pass (exit 0: a failure there is a false positive of the
+ * suite); the --strict run lists what it would refuse (the rules it fails; neither outcome is an
+ * error); and each of the server's planted defects (its DEFECT variable) must fail naming the rule
+ * it breaks, in a run of that rule's tests. Prints one table and writes it to
+ * ${PCS_OUTPUT_DIR:-reports}/independent/independent-servers.md; exits 1 when an expectation fails.
+ *
+ *   npx tsx lab/independent-servers.ts [--only go,python-fastapi,php,express-zod] [--skip-missing]
+ *
+ * Needs Debian's golang-go, php8.2-cli with php8.2-sqlite3, python3-fastapi with python3-uvicorn
+ * (.ci/run installs them); the Express server's packages come from its own lockfile (npm ci).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeMeasured } from './measured.ts';
+
+class UsageError extends Error {}
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const serversDir = join(root, 'lab', 'independent-servers');
+const bin = join(root, 'bin', 'collect-conformance.mjs');
+
+interface Defect {
+  /** The server's DEFECT value. */
+  name: string;
+  /** The tests that meet it (a --grep of rule tags). */
+  grep: string;
+  /** Rules of which at least one must fail. */
+  rules: string[];
+}
+
+interface Stack {
+  name: string;
+  /** What must be installed, and the Debian package that installs it. */
+  requires: { command: string[]; package: string };
+  /** Builds or installs what the server needs; returns the command that starts it. */
+  prepare(dir: string, scratch: string): string[];
+  keys: { own: string; second: string };
+}
+
+/** The defects every server plants (the same four names, each written by the server's author). */
+const defects: Defect[] = [
+  { name: 'amount-plus-one', grep: '@TXN-CREATE-ECHO', rules: ['TXN-CREATE-ECHO'] },
+  { name: 'no-auth', grep: '@AUTH-', rules: ['AUTH-DELETE-401', 'AUTH-OTHERS-401'] },
+  { name: 'delete-500', grep: '@CUSTOMER-DELETE', rules: ['CUSTOMER-DELETE-404'] },
+  {
+    name: 'drop-callback-query',
+    grep: '@TXN-CREATE-ECHO|@TXN-CREATE-OPEN-INPUT',
+    rules: ['TXN-CREATE-ECHO', 'TXN-CREATE-OPEN-INPUT'],
+  },
+];
+
+function run(command: string, args: string[], cwd: string): void {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${(result.stderr || result.stdout).trim()}`);
+}
+
+/** A server in Go's standard library: built into the scratch folder. */
+function goStack(name: string, keyPart: string): Stack {
+  return {
+    name,
+    requires: { command: ['go', 'version'], package: 'golang-go' },
+    prepare: (dir, scratch) => {
+      const binary = join(scratch, `${name}-server`);
+      run('go', ['build', '-o', binary, '.'], dir);
+      return [binary];
+    },
+    keys: { own: `sk_sandbox_independent_${keyPart}_0001`, second: `sk_sandbox_independent_${keyPart}_0002` },
+  };
+}
+
+/** A server in plain Node (its own packages, if any, from its lockfile). */
+function nodeStack(name: string, keyPart: string): Stack {
+  return {
+    name,
+    requires: { command: ['node', '--version'], package: 'nodejs' },
+    prepare: (dir) => {
+      if (existsSync(join(dir, 'package-lock.json')) && !existsSync(join(dir, 'node_modules')))
+        run('npm', ['ci', '--no-audit', '--no-fund'], dir);
+      return [process.execPath, join(dir, 'server.js')];
+    },
+    keys: { own: `sk_sandbox_independent_${keyPart}_0001`, second: `sk_sandbox_independent_${keyPart}_0002` },
+  };
+}
+
+/** A server in Python 3 (Debian's, where FastAPI and uvicorn are installed). */
+function pythonStack(name: string, keyPart: string, modules: string, debianPackage: string): Stack {
+  return {
+    name,
+    requires: { command: ['/usr/bin/python3', '-c', `import ${modules}`], package: debianPackage },
+    prepare: (dir) => ['/usr/bin/python3', join(dir, 'server.py')],
+    keys: { own: `sk_sandbox_independent_${keyPart}_0001`, second: `sk_sandbox_independent_${keyPart}_0002` },
+  };
+}
+
+/** A server in plain PHP with SQLite, started by its run.sh (PHP's built-in server). */
+function phpStack(name: string, keyPart: string): Stack {
+  return {
+    name,
+    requires: { command: ['php', '-r', 'new PDO("sqlite::memory:");'], package: 'php8.2-cli php8.2-sqlite3' },
+    prepare: (dir) => [join(dir, 'run.sh')],
+    keys: { own: `sk_sandbox_independent_${keyPart}_0001`, second: `sk_sandbox_independent_${keyPart}_0002` },
+  };
+}
+
+/** The servers, each written by its own session from the reference alone (its README says how it chose). */
+const stacks: Stack[] = [
+  goStack('go', 'go'),
+  pythonStack('python-fastapi', 'py', 'fastapi, uvicorn', 'python3-fastapi python3-uvicorn'),
+  phpStack('php', 'php'),
+  nodeStack('express-zod', 'express'),
+  goStack('go-alt', 'goalt'),
+  nodeStack('node-http', 'nodehttp'),
+  phpStack('php-laravel-style', 'phplv'),
+];
+
+function parseArgs(argv: string[]): { only: string[]; skipMissing: boolean; skipped: boolean } {
+  const options = { only: stacks.map((stack) => stack.name), skipMissing: false, skipped: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--skip-missing') options.skipMissing = true;
+    else if (arg === '--only') {
+      const names = (argv[++i] ?? '').split(',').filter(Boolean);
+      const unknown = names.filter((name) => !stacks.some((stack) => stack.name === name));
+      if (names.length === 0 || unknown.length > 0)
+        throw new UsageError(`--only: name servers among ${stacks.map((stack) => stack.name).join(', ')}`);
+      options.only = names;
+    } else throw new UsageError(`unknown argument ${arg} (use --only NAMES, --skip-missing)`);
+  }
+  return options;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+interface RunningServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+async function startServer(stack: Stack, command: string[], defect: string): Promise<RunningServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), {
+    cwd: join(serversDir, stack.name),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SECRET_KEY: stack.keys.own,
+      SECOND_SECRET_KEY: stack.keys.second,
+      DEFECT: defect,
+      // The FastAPI server posts to callback URLs; tests talk to loopback only.
+      CALLBACKS: 'off',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const baseUrl = `http://127.0.0.1:${port}/v1`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    try {
+      process.kill(-child.pid, 'SIGTERM'); // the group: PHP's built-in server forks workers
+    } catch {
+      return;
+    }
+    await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  for (const started = Date.now(); Date.now() - started < 20_000; ) {
+    if (child.exitCode !== null) throw new Error(`${stack.name} exited at start: ${stderr.trim()}`);
+    try {
+      await fetch(`${baseUrl}/balances/1`, { signal: AbortSignal.timeout(1000) });
+      return { baseUrl, stop };
+    } catch {
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  }
+  await stop();
+  throw new Error(`${stack.name} did not answer on ${baseUrl} within 20 s: ${stderr.trim()}`);
+}
+
+interface SuiteRun {
+  code: number;
+  failedRules: string[];
+  lenientRules: string[];
+  seconds: number;
+}
+
+interface CoverageRule {
+  id: string;
+  verdict: string;
+}
+
+function suite(server: RunningServer, key: string, output: string, args: string[]): Promise<SuiteRun> {
+  rmSync(output, { recursive: true, force: true });
+  const started = Date.now();
+  const { PCS_BASE_URL: _base, PCS_SECRET_KEY: _key, PCS_STRICT: _strict, ...inherited } = process.env;
+  return new Promise((done) => {
+    const child = spawn(
+      process.execPath,
+      [bin, '--base-url', server.baseUrl, '--secret-key-env', 'INDEPENDENT_KEY', '--output', output, ...args],
+      {
+        cwd: root,
+        env: { ...inherited, INDEPENDENT_KEY: key, PCS_BALANCE_ID: '1', PCS_CURRENCY_ID: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let log = '';
+    child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.once('exit', (code) => {
+      writeFileSync(join(output, 'console.log'), log);
+      const coverageFile = join(output, 'rule-coverage.json');
+      const rules: CoverageRule[] = existsSync(coverageFile)
+        ? (JSON.parse(readFileSync(coverageFile, 'utf8')) as { rules: CoverageRule[] }).rules
+        : [];
+      done({
+        code: code ?? -1,
+        failedRules: rules.filter((rule) => rule.verdict === 'fail').map((rule) => rule.id),
+        lenientRules: rules.filter((rule) => rule.verdict === 'lenient').map((rule) => rule.id),
+        seconds: (Date.now() - started) / 1000,
+      });
+    });
+  });
+}
+
+interface Row {
+  server: string;
+  run: string;
+  expected: string;
+  outcome: string;
+  ok: boolean;
+}
+
+async function measureStack(stack: Stack, outputRoot: string, scratch: string): Promise<Row[]> {
+  const dir = join(serversDir, stack.name);
+  const command = stack.prepare(dir, scratch);
+  const rows: Row[] = [];
+  const withServer = async <T>(defect: string, body: (server: RunningServer) => Promise<T>): Promise<T> => {
+    const server = await startServer(stack, command, defect);
+    try {
+      return await body(server);
+    } finally {
+      await server.stop();
+    }
+  };
+  const out = (name: string): string => join(outputRoot, `${stack.name}-${name}`);
+
+  const conforming = await withServer('', async (server) => ({
+    normal: await suite(server, stack.keys.own, out('default'), ['--reporter', 'dot']),
+    strict: await suite(server, stack.keys.own, out('strict'), ['--reporter', 'dot', '--strict']),
+  }));
+  rows.push({
+    server: stack.name,
+    run: 'default',
+    expected: 'exit 0',
+    outcome:
+      `exit ${conforming.normal.code} in ${conforming.normal.seconds.toFixed(0)} s` +
+      (conforming.normal.failedRules.length > 0 ? `; failed: ${conforming.normal.failedRules.join(', ')}` : '') +
+      (conforming.normal.lenientRules.length > 0 ? `; lenient: ${conforming.normal.lenientRules.join(', ')}` : ''),
+    ok: conforming.normal.code === 0,
+  });
+  rows.push({
+    server: stack.name,
+    run: '--strict',
+    expected: 'what --strict refuses (exit 0 or 1)',
+    outcome:
+      `exit ${conforming.strict.code}` +
+      (conforming.strict.failedRules.length > 0 ? `; refuses: ${conforming.strict.failedRules.join(', ')}` : ''),
+    ok: conforming.strict.code === 0 || conforming.strict.code === 1,
+  });
+  for (const defect of defects) {
+    const result = await withServer(defect.name, (server) =>
+      suite(server, stack.keys.own, out(`defect-${defect.name}`), ['--reporter', 'dot', '--grep', defect.grep]),
+    );
+    const named = result.failedRules.filter((rule) => defect.rules.includes(rule));
+    rows.push({
+      server: stack.name,
+      run: `DEFECT=${defect.name}`,
+      expected: `exit 1 naming ${defect.rules.join(' or ')}`,
+      outcome: `exit ${result.code}; failed: ${result.failedRules.join(', ') || 'none'}`,
+      ok: result.code === 1 && named.length > 0,
+    });
+  }
+  return rows;
+}
+
+function table(rows: Row[]): string {
+  const lines = [
+    '| Server | Run | Expected | Outcome | |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.server} | ${row.run} | ${row.expected} | ${row.outcome} | ${row.ok ? '✅' : '❌'} |`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  const outputRoot = resolve(process.env.PCS_OUTPUT_DIR?.trim() || 'reports', 'independent');
+  const scratch = join(outputRoot, '.build');
+  mkdirSync(scratch, { recursive: true });
+  const rows: Row[] = [];
+  for (const stack of stacks.filter((candidate) => options.only.includes(candidate.name))) {
+    const [command, ...args] = stack.requires.command;
+    const probe = spawnSync(command!, args, { stdio: 'ignore' });
+    if (probe.status !== 0) {
+      const line = `${stack.name}: not installed (apt-get install ${stack.requires.package})`;
+      if (!options.skipMissing) throw new UsageError(`${line}; --skip-missing skips it`);
+      process.stdout.write(`independent: ${line}: skipped\n`);
+      options.skipped = true;
+      continue;
+    }
+    process.stdout.write(`independent: ${stack.name} ...\n`);
+    const stackRows = await measureStack(stack, outputRoot, scratch);
+    for (const row of stackRows)
+      process.stdout.write(`  ${row.ok ? '✅' : '❌'} ${row.run}: ${row.outcome} (expected ${row.expected})\n`);
+    rows.push(...stackRows);
+  }
+  const body = [
+    'Each server in `lab/independent-servers/` was written from the API reference alone, on its stack, by a ' +
+      'session that saw nothing of this suite; its README lists the choices it made where the reference is silent. ' +
+      'The default run must pass; `--strict` lists what it would refuse; each planted defect (`DEFECT`) must fail ' +
+      "naming its rule, in a run of that rule's tests.",
+    '',
+    table(rows),
+  ];
+  writeFileSync(join(outputRoot, 'independent-servers.md'), `${body.join('\n')}\n`);
+  const complete = options.only.length === stacks.length && rows.length > 0;
+  if (complete && !options.skipped)
+    process.stdout.write(`independent: wrote ${writeMeasured({ name: 'independent-servers', body })}\n`);
+  else process.stdout.write('independent: docs/measured/independent-servers.md not written: a partial run\n');
+  rmSync(scratch, { recursive: true, force: true });
+  const failed = rows.filter((row) => !row.ok);
+  process.stdout.write(
+    `independent: ${rows.length - failed.length}/${rows.length} as expected; ` +
+      `table in ${join(outputRoot, 'independent-servers.md')}\n`,
+  );
+  return failed.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`independent: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

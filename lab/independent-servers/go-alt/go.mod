@@ -1,0 +1,3 @@
+module goalt
+
+go 1.19
