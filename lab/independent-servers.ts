@@ -122,6 +122,7 @@ const stacks: Stack[] = [
   goStack('go-alt', 'goalt'),
   nodeStack('node-http', 'nodehttp'),
   phpStack('php-laravel-style', 'phplv'),
+  pythonStack('python-stdlib', 'pystd', 'json', 'python3'),
 ];
 
 function parseArgs(argv: string[]): { only: string[]; skipMissing: boolean; skipped: boolean } {
