@@ -11,6 +11,8 @@ Usage:
 Run flags (each maps onto a variable; flags win over the environment, which wins over .env):
   --base-url URL          PCS_BASE_URL     base address including /v1; unset: the embedded reference mock
   --secret-key-env NAME   PCS_SECRET_KEY   read the key from environment variable NAME (never pass a key itself)
+  --second-secret-key-env NAME  PCS_SECOND_SECRET_KEY  a key of another account on the same environment, read from
+                          variable NAME (cross-account checks; without it they are skipped, and the summary says so)
   --environment E         PCS_ENVIRONMENT  sandbox (default) or live (live needs PCS_ALLOW_LIVE=yes)
   --balance-id N          PCS_BALANCE_ID   a balance id that exists on the target
   --currency-id N         PCS_CURRENCY_ID  a currency id that exists on the target
@@ -32,6 +34,7 @@ Other variables:
   PCS_CURRENCY_ISO (XOF)  PCS_PAYMENT_MODE (mtn)  PCS_PHONE_NUMBER (+22997000001)  PCS_PHONE_COUNTRY (BJ)
   PCS_TIMEOUT_MS (15000)  PCS_ALLOW_LIVE  PCS_ALLOW_LIVE_WRITES  PCS_RUN_ID  PCS_MAX_RPS  PCS_RETRIES
   PCS_PROPERTY_BUDGET_MS  PCS_STRICT (no)  PCS_CPU_PROFILE (a directory for V8 CPU profiles)
+  PCS_SECOND_SECRET_KEY  PCS_SECOND_BALANCE_ID (a balance of the second account)  PCS_CLOCK_TOLERANCE_S (120)
 
 Arguments after -- go to \`playwright test\` and are checked against its options first.
 NODE_DEBUG, NODE_DEBUG_NATIVE and NODE_OPTIONS flags that would print or write the key

@@ -46,6 +46,7 @@ export async function mock(argv: string[]): Promise<number> {
   const lines = [
     `reference mock ${mockVersion} listening (header ${mockVersionHeader} on every response)`,
     `  sandbox  PCS_BASE_URL=${running.sandboxBaseUrl}  PCS_SECRET_KEY=${running.sandboxKey}`,
+    `  second sandbox account  PCS_SECOND_SECRET_KEY=${running.secondSandboxKey}  PCS_SECOND_BALANCE_ID=11`,
     `  live     base URL ${running.liveBaseUrl}  key ${running.liveKey}`,
     '  seeded ids: PCS_BALANCE_ID=1 (also 2, 3), PCS_CURRENCY_ID=1 (XOF; also 2, GNF); ' +
       'payment modes: mtn, moov, mtn_ci, moov_tg, orange_ci, wave_ci',

@@ -33,6 +33,14 @@ export const runFlags: FlagSpec[] = [
         : `must be the name of an environment variable, got "${value.slice(0, 40)}"`,
   },
   {
+    name: 'second-secret-key-env',
+    value: true,
+    check: (value) =>
+      /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)
+        ? undefined
+        : `must be the name of an environment variable, got "${value.slice(0, 40)}"`,
+  },
+  {
     name: 'environment',
     value: true,
     check: (value) =>
@@ -106,13 +114,17 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
   set('path', 'PCS_PATH');
   set('workers', 'PCS_WORKERS');
   if (flags.get('strict') === true) result.PCS_STRICT = 'yes';
-  const keyVariable = flags.get('secret-key-env');
-  if (typeof keyVariable === 'string') {
+  for (const [flag, variable] of [
+    ['secret-key-env', 'PCS_SECRET_KEY'],
+    ['second-secret-key-env', 'PCS_SECOND_SECRET_KEY'],
+  ] as const) {
+    const keyVariable = flags.get(flag);
+    if (typeof keyVariable !== 'string') continue;
     const key = env[keyVariable];
     if (key === undefined || key.trim() === '') {
-      throw new UsageError(`--secret-key-env ${keyVariable}: that environment variable is not set or empty`);
+      throw new UsageError(`--${flag} ${keyVariable}: that environment variable is not set or empty`);
     }
-    result.PCS_SECRET_KEY = key;
+    result[variable] = key;
   }
   const reporter = flags.get('reporter');
   if (typeof reporter === 'string' && isConsoleReporter(reporter))

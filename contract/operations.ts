@@ -249,11 +249,12 @@ export function operation(id: OperationId): Operation {
 }
 
 /** Fills an OpenAPI-style path template: operationPath('getBalance', { id: 3 }) is '/balances/3'. */
-export function operationPath(id: OperationId, params: Record<string, string | number> = {}): string {
+/** The operation's path with its parameters percent-encoded (with `encode` false, as given: ID-EXACT's `4218;`). */
+export function operationPath(id: OperationId, params: Record<string, string | number> = {}, encode = true): string {
   return operation(id).path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`operation ${id}: missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
+    return encode ? encodeURIComponent(String(value)) : String(value);
   });
 }
 

@@ -5,6 +5,9 @@
  * with zod), making its stack's own choices where the reference is silent; their READMEs list
  * those choices. They are not part of the package.
  *
+ * Each server seeds two accounts; the suite gets the second one's key and balance, so the
+ * cross-account checks run too.
+ *
  * For each server: the default run must pass (exit 0: a failure there is a false positive of the
  * suite); the --strict run lists what it would refuse (the rules it fails; neither outcome is an
  * error); and each of the server's planted defects (its DEFECT variable) must fail naming the rule
@@ -216,17 +219,37 @@ interface CoverageRule {
   verdict: string;
 }
 
-function suite(server: RunningServer, key: string, output: string, args: string[]): Promise<SuiteRun> {
+function suite(server: RunningServer, keys: Stack['keys'], output: string, args: string[]): Promise<SuiteRun> {
+  const { own: key, second: secondKey } = keys;
   rmSync(output, { recursive: true, force: true });
   const started = Date.now();
   const { PCS_BASE_URL: _base, PCS_SECRET_KEY: _key, PCS_STRICT: _strict, ...inherited } = process.env;
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
-      [bin, '--base-url', server.baseUrl, '--secret-key-env', 'INDEPENDENT_KEY', '--output', output, ...args],
+      [
+        bin,
+        '--base-url',
+        server.baseUrl,
+        '--secret-key-env',
+        'INDEPENDENT_KEY',
+        '--second-secret-key-env',
+        'INDEPENDENT_SECOND_KEY',
+        '--output',
+        output,
+        ...args,
+      ],
       {
         cwd: root,
-        env: { ...inherited, INDEPENDENT_KEY: key, PCS_BALANCE_ID: '1', PCS_CURRENCY_ID: '1' },
+        env: {
+          ...inherited,
+          INDEPENDENT_KEY: key,
+          // Every server seeds a second account with balance 2: the cross-account checks run too.
+          INDEPENDENT_SECOND_KEY: secondKey,
+          PCS_BALANCE_ID: '1',
+          PCS_CURRENCY_ID: '1',
+          PCS_SECOND_BALANCE_ID: '2',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -272,8 +295,8 @@ async function measureStack(stack: Stack, outputRoot: string, scratch: string): 
   const out = (name: string): string => join(outputRoot, `${stack.name}-${name}`);
 
   const conforming = await withServer('', async (server) => ({
-    normal: await suite(server, stack.keys.own, out('default'), ['--reporter', 'dot']),
-    strict: await suite(server, stack.keys.own, out('strict'), ['--reporter', 'dot', '--strict']),
+    normal: await suite(server, stack.keys, out('default'), ['--reporter', 'dot']),
+    strict: await suite(server, stack.keys, out('strict'), ['--reporter', 'dot', '--strict']),
   }));
   rows.push({
     server: stack.name,
@@ -296,7 +319,7 @@ async function measureStack(stack: Stack, outputRoot: string, scratch: string): 
   });
   for (const defect of defects) {
     const result = await withServer(defect.name, (server) =>
-      suite(server, stack.keys.own, out(`defect-${defect.name}`), ['--reporter', 'dot', '--grep', defect.grep]),
+      suite(server, stack.keys, out(`defect-${defect.name}`), ['--reporter', 'dot', '--grep', defect.grep]),
     );
     const named = result.failedRules.filter((rule) => defect.rules.includes(rule));
     rows.push({

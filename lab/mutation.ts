@@ -108,6 +108,8 @@ function childEnv(mock: RunningMock, planFile: string, outputDir: string, mode: 
     COLLECT_CONFORMANCE_MUTATION_PLAN: planFile,
     PCS_BASE_URL: mock.sandboxBaseUrl,
     PCS_SECRET_KEY: mock.sandboxKey,
+    PCS_SECOND_SECRET_KEY: mock.secondSandboxKey,
+    PCS_SECOND_BALANCE_ID: '11',
     PCS_ENVIRONMENT: 'sandbox',
     PCS_BALANCE_ID: '1',
     PCS_CURRENCY_ID: '1',

@@ -18,6 +18,8 @@ export const sandboxPrefix = '/v1';
 export const livePrefix = '/live/v1';
 export const defaultSandboxKey = 'sk_sandbox_collect_conformance_mock_0001';
 export const defaultLiveKey = 'sk_live_collect_conformance_mock_0001';
+/** The key of the sandbox's second account (cross-account checks: PCS_SECOND_SECRET_KEY). */
+export const defaultSecondSandboxKey = 'sk_sandbox_collect_conformance_mock_0002';
 /** Bodies above this size are refused with 413. */
 export const defaultBodyLimit = 64 * 1024;
 /** JSON nested deeper than this is refused with 400, before it is parsed or stored. */
@@ -30,6 +32,7 @@ export const defaultMaxConnections = 1_000;
 export interface MockOptions {
   sandboxKey?: string;
   liveKey?: string;
+  secondSandboxKey?: string;
   /** Records kept per collection and environment before the oldest is evicted. */
   storeCap?: number;
   /** Bytes of records kept per environment before the oldest are evicted (mock/store.ts). */
@@ -54,9 +57,18 @@ export interface MockApp {
   app: FastifyInstance;
   sandboxKey: string;
   liveKey: string;
-  stores: { sandbox: EnvironmentStore; live: EnvironmentStore };
+  /** The sandbox's second account: its key, and its store in `stores.sandboxSecond`. */
+  secondSandboxKey: string;
+  stores: MockStores;
   /** Set once the listening address is known; payment links are built on it. */
   setOrigin(origin: string): void;
+}
+
+/** The stores of the mock: one per environment, and the sandbox's second account. */
+export interface MockStores {
+  sandbox: EnvironmentStore;
+  sandboxSecond: EnvironmentStore;
+  live: EnvironmentStore;
 }
 
 function errorBody(status: number, code: string, message: string) {
@@ -66,10 +78,12 @@ function errorBody(status: number, code: string, message: string) {
 export function buildMockApp(options: MockOptions = {}): MockApp {
   const sandboxKey = options.sandboxKey ?? defaultSandboxKey;
   const liveKey = options.liveKey ?? defaultLiveKey;
+  const secondSandboxKey = options.secondSandboxKey ?? defaultSecondSandboxKey;
   const cap = options.storeCap ?? defaultStoreCap;
   const bytes = options.storeBytes ?? defaultStoreBytes;
-  const stores = {
+  const stores: MockStores = {
     sandbox: new EnvironmentStore('sandbox', cap, bytes),
+    sandboxSecond: new EnvironmentStore('sandbox', cap, bytes, 'second'),
     live: new EnvironmentStore('live', cap, bytes),
   };
   let origin = 'http://127.0.0.1';
@@ -138,7 +152,11 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
   // Injected transport faults (tests of the suite's transport); before the routes, so before authentication.
   if (options.faults) installFaults(app, options.faults);
   // Contract mutants and conforming variants (npm run mutation); before the routes, so their hooks run first.
-  if (options.mutant) installMutant(app, options.mutant, { keys: { sandbox: sandboxKey, live: liveKey }, stores });
+  if (options.mutant)
+    installMutant(app, options.mutant, {
+      keys: { sandbox: sandboxKey, live: liveKey, sandboxSecond: secondSandboxKey },
+      stores,
+    });
 
   // JSON bodies: an empty body is "no body" (the token operation has none, and some clients
   // still send Content-Type: application/json); anything else goes to Fastify's safe parser.
@@ -192,6 +210,7 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     environmentRoutes({
       store: stores.sandbox,
       key: sandboxKey,
+      otherAccounts: [{ key: secondSandboxKey, store: stores.sandboxSecond }],
       foreignKeys: { live: foreign.live },
       origin: () => origin,
     }),
@@ -201,7 +220,7 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     environmentRoutes({
       store: stores.live,
       key: liveKey,
-      foreignKeys: { sandbox: foreign.sandbox },
+      foreignKeys: { sandbox: foreign.sandbox, 'sandbox (second account)': secondSandboxKey },
       origin: () => origin,
     }),
     { prefix: livePrefix },
@@ -211,6 +230,7 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
     app,
     sandboxKey,
     liveKey,
+    secondSandboxKey,
     stores,
     setOrigin(value: string) {
       origin = value;

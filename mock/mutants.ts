@@ -14,13 +14,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationId } from '../contract/operations.ts';
-import type { EnvironmentStore } from './store.ts';
+import type { MockStores } from './app.ts';
 import { documentedResponses } from './mutants/contract.ts';
 import type { Behaviour, Hooks, Mutant, RequestContext, Rewrite, Variant } from './mutants/hooks.ts';
 import { shapeMutants } from './mutants/shape.ts';
 import { behaviourMutants } from './mutants/behaviour.ts';
 import { conformingVariants } from './mutants/variants.ts';
 import { boundaryMutants } from './mutants/boundary.ts';
+import { securityMutants } from './mutants/security.ts';
 
 export type { Behaviour, LenientVariant, Mutant, Variant } from './mutants/hooks.ts';
 export { isLenient } from './mutants/hooks.ts';
@@ -34,7 +35,13 @@ let catalogue: Behaviour[] | undefined;
 /** Every mutant (equivalent ones included, marked) and every conforming variant. */
 export function behaviours(): Behaviour[] {
   if (catalogue) return catalogue;
-  const all = [...shapeMutants(), ...behaviourMutants(), ...boundaryMutants(), ...conformingVariants()];
+  const all = [
+    ...shapeMutants(),
+    ...behaviourMutants(),
+    ...boundaryMutants(),
+    ...securityMutants(),
+    ...conformingVariants(),
+  ];
   const seen = new Set<string>();
   for (const behaviour of all) {
     if (seen.has(behaviour.name)) throw new Error(`mock/mutants: duplicate behaviour name ${behaviour.name}`);
@@ -61,8 +68,8 @@ export class UnknownMutantError extends Error {
 }
 
 export interface MutantInstallOptions {
-  keys: { sandbox: string; live: string };
-  stores: { sandbox: EnvironmentStore; live: EnvironmentStore };
+  keys: { sandbox: string; live: string; sandboxSecond: string };
+  stores: MockStores;
 }
 
 interface Resolved {
@@ -121,15 +128,31 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
     return hooks;
   };
 
+  // A request of the sandbox's second account (its key in the header) is seen with that account's store and key;
+  // hooks that cross accounts (a server that ignores who owns what) find both in `accounts`.
+  const secondAccount = (request: FastifyRequest): boolean =>
+    request.headers.authorization?.includes(options.keys.sandboxSecond) === true;
   const context = (request: FastifyRequest, state: Resolved): RequestContext => ({
     operation: state.operation,
     environment: state.environment,
     request,
-    store: options.stores[state.environment],
+    store:
+      state.environment === 'live'
+        ? options.stores.live
+        : secondAccount(request)
+          ? options.stores.sandboxSecond
+          : options.stores.sandbox,
     keys:
       state.environment === 'sandbox'
-        ? { own: options.keys.sandbox, foreign: options.keys.live }
+        ? {
+            own: secondAccount(request) ? options.keys.sandboxSecond : options.keys.sandbox,
+            foreign: options.keys.live,
+          }
         : { own: options.keys.live, foreign: options.keys.sandbox },
+    accounts: {
+      primary: { key: options.keys.sandbox, store: options.stores.sandbox },
+      second: { key: options.keys.sandboxSecond, store: options.stores.sandboxSecond },
+    },
   });
 
   app.addHook('onRequest', async (request, reply) => {

@@ -1,6 +1,8 @@
 /**
  * The operations of the reference, for one environment, as Fastify routes. Registered
- * once per base address (sandbox and live), each with its own store and key.
+ * once per base address (sandbox and live), each with its accounts: a key and a store each.
+ * A request is served from the store of the account its key belongs to; another account's
+ * resources do not exist for it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EnvironmentStore, CustomerRecord, TransactionRecord, PhoneNumberRecord } from './store.ts';
@@ -17,8 +19,11 @@ import {
 } from './validation.ts';
 
 export interface EnvironmentOptions {
+  /** The environment's primary account (its key and store). */
   store: EnvironmentStore;
   key: string;
+  /** Other accounts of the same environment (the sandbox's second account). */
+  otherAccounts?: Array<{ key: string; store: EnvironmentStore }>;
   /** Keys of the other environments, to say why they are refused here. */
   foreignKeys: Record<string, string>;
   /** Origin used to build payment-link URLs, read at request time (known after listen). */
@@ -36,12 +41,20 @@ function customerView(customer: CustomerRecord): JsonObject {
   return { ...customer };
 }
 
+/** The store of the account each authenticated request belongs to. */
+const accountStores = new WeakMap<FastifyRequest, EnvironmentStore>();
+
+/** The store a request is served from: its key's account (set by authenticate, which runs first). */
+export function storeOf(request: FastifyRequest, fallback: EnvironmentStore): EnvironmentStore {
+  return accountStores.get(request) ?? fallback;
+}
+
 /** A synchronous hook (no promise per request): the key is checked on every request (npm run bench). */
 function authenticate(options: EnvironmentOptions) {
   const check = keyCheck(options);
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     try {
-      check(request.headers.authorization);
+      accountStores.set(request, check(request.headers.authorization));
     } catch (error) {
       done(error as Error);
       return;
@@ -51,7 +64,11 @@ function authenticate(options: EnvironmentOptions) {
 }
 
 function keyCheck(options: EnvironmentOptions) {
-  return (header: string | undefined): void => {
+  const accounts = new Map([
+    [options.key, options.store],
+    ...(options.otherAccounts ?? []).map((a) => [a.key, a.store] as const),
+  ]);
+  return (header: string | undefined): EnvironmentStore => {
     if (header === undefined) {
       throw new BadRequest('no secret key provided: send Authorization: Bearer <secret key>', 401, 'unauthorized');
     }
@@ -59,7 +76,8 @@ function keyCheck(options: EnvironmentOptions) {
     if (!match)
       throw new BadRequest('malformed Authorization header: expected "Bearer <secret key>"', 401, 'unauthorized');
     const key = match[1];
-    if (key === options.key) return;
+    const store = key === undefined ? undefined : accounts.get(key);
+    if (store) return store;
     for (const [environment, foreign] of Object.entries(options.foreignKeys)) {
       if (key === foreign)
         throw new BadRequest(
@@ -86,12 +104,13 @@ function newCustomerFields(
 }
 
 export function environmentRoutes(options: EnvironmentOptions) {
-  const { store } = options;
+  const account = (request: FastifyRequest): EnvironmentStore => storeOf(request, options.store);
   return async function register(app: FastifyInstance): Promise<void> {
     app.addHook('onRequest', authenticate(options));
 
     // Not shown by the reference, but said to exist: the suite uses it to get a customer it can delete.
     app.post('/customers', async (request, reply) => {
+      const store = account(request);
       const body = requireObject(request.body, 'the request body');
       const fields = newCustomerFields(body, '');
       if (fields.email === null) throw new BadRequest('email is required');
@@ -100,12 +119,14 @@ export function environmentRoutes(options: EnvironmentOptions) {
     });
 
     app.delete<{ Params: IdParams }>('/customers/:id', async (request, reply) => {
+      const store = account(request);
       const id = pathId(request.params.id, 'the customer id');
       if (!store.customers.delete(id)) throw new BadRequest(`customer ${id} not found`, 404, 'not_found');
       return reply.code(204).send();
     });
 
     app.post('/transactions', async (request, reply) => {
+      const store = account(request);
       const body = requireObject(request.body, 'the request body');
       const amount = requiredInteger(body, 'amount');
       if (amount < 1) throw new BadRequest('amount must be a positive integer');
@@ -151,6 +172,7 @@ export function environmentRoutes(options: EnvironmentOptions) {
     });
 
     app.post<{ Params: IdParams }>('/transactions/:id/token', async (request) => {
+      const store = account(request);
       const id = pathId(request.params.id, 'the transaction id');
       if (!store.transactions.has(id)) throw new BadRequest(`transaction ${id} not found`, 404, 'not_found');
       const token = store.tokenFor(id);
@@ -158,6 +180,7 @@ export function environmentRoutes(options: EnvironmentOptions) {
     });
 
     app.post<{ Params: ModeParams }>('/transactions/:mode', async (request) => {
+      const store = account(request);
       const mode = request.params.mode;
       if (!store.modes.has(mode))
         throw new BadRequest(`unknown payment mode "${mode.slice(0, 40)}"`, 404, 'unknown_mode');
@@ -172,6 +195,7 @@ export function environmentRoutes(options: EnvironmentOptions) {
     });
 
     app.get<{ Params: IdParams }>('/balances/:id', async (request) => {
+      const store = account(request);
       const id = pathId(request.params.id, 'the balance id');
       const balance = store.balances.get(id);
       if (!balance) throw new BadRequest(`balance ${id} not found`, 404, 'not_found');
@@ -179,6 +203,7 @@ export function environmentRoutes(options: EnvironmentOptions) {
     });
 
     app.get<{ Params: IdParams }>('/currencies/:id', async (request) => {
+      const store = account(request);
       const id = pathId(request.params.id, 'the currency id');
       const currency = store.currencies.get(id);
       if (!currency) throw new BadRequest(`currency ${id} not found`, 404, 'not_found');

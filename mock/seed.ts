@@ -36,9 +36,15 @@ export interface Seed {
 
 const seededAt = '2024-01-15T09:30:00.000Z';
 
-export function seedFor(environment: 'sandbox' | 'live'): Seed {
-  // Distinct account ids per environment, so data never looks shared between the two.
-  const accountId = environment === 'sandbox' ? 7301 : 9402;
+/** The accounts of an environment: the primary one (the configured key) and a second one (cross-account checks). */
+export type AccountName = 'primary' | 'second';
+
+export function seedFor(environment: 'sandbox' | 'live', account: AccountName = 'primary'): Seed {
+  // Distinct account ids per environment and account, so data never looks shared between them.
+  const accountId = (environment === 'sandbox' ? 7301 : 9402) + (account === 'second' ? 1 : 0);
+  // The second account's seeded ids follow the first's (11, 12...): ids are unique across accounts, as in a real
+  // service, so that another account's id names a resource that exists, just not for the caller.
+  const base = account === 'second' ? 10 : 0;
   const currency = (
     id: number,
     name: string,
@@ -49,7 +55,7 @@ export function seedFor(environment: 'sandbox' | 'live'): Seed {
     suffix: string,
     isDefault: boolean,
   ): CurrencyRecord => ({
-    id,
+    id: base + id,
     name,
     iso,
     code,
@@ -63,7 +69,7 @@ export function seedFor(environment: 'sandbox' | 'live'): Seed {
     default: isDefault,
   });
   const balance = (id: number, mode: string, amount: number): BalanceRecord => ({
-    id,
+    id: base + id,
     amount,
     mode,
     account_id: accountId,

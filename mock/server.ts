@@ -10,6 +10,8 @@ export interface RunningMock {
   liveBaseUrl: string;
   sandboxKey: string;
   liveKey: string;
+  /** The sandbox's second account (cross-account checks). */
+  secondSandboxKey: string;
   port: number;
   mock: MockApp;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startMockServer(options: StartOptions = {}): Promise<Runni
     liveBaseUrl: origin + livePrefix,
     sandboxKey: mock.sandboxKey,
     liveKey: mock.liveKey,
+    secondSandboxKey: mock.secondSandboxKey,
     port: address.port,
     mock,
     close: () => mock.app.close(),

@@ -4,7 +4,7 @@
  * stays bounded under any load (docs/reference/mock.md documents this).
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { seedFor, type BalanceRecord, type CurrencyRecord } from './seed.ts';
+import { seedFor, type AccountName, type BalanceRecord, type CurrencyRecord } from './seed.ts';
 
 export interface PhoneNumberRecord {
   number: string | number;
@@ -227,8 +227,9 @@ export class EnvironmentStore {
     readonly environment: 'sandbox' | 'live',
     cap: number = defaultStoreCap,
     storeBytes: number = defaultStoreBytes,
+    readonly account: AccountName = 'primary',
   ) {
-    const seed = seedFor(environment);
+    const seed = seedFor(environment, account);
     this.accountId = seed.accountId;
     this.currencies = new Map(seed.currencies.map((currency) => [currency.id, currency]));
     this.balances = new Map(seed.balances.map((balance) => [balance.id, balance]));
@@ -241,8 +242,9 @@ export class EnvironmentStore {
     this.tokens = new CappedMap(cap);
     this.tokenOfTransaction = new CappedMap(cap);
     this.intents = new CappedMap<number, PaymentIntentRecord>(cap, this.bytes, recordBytes);
-    // Ids start at an environment-specific offset so that a sandbox id is never valid live.
-    const offset = environment === 'sandbox' ? 100 : 500_000;
+    // Ids start at an environment- and account-specific offset so that a sandbox id is never valid live, and an id
+    // of one account never names a resource of the other (ids are unique across accounts, as in a real service).
+    const offset = environment === 'live' ? 500_000 : account === 'second' ? 300_000 : 100;
     this.nextCustomerId = offset;
     this.nextTransactionId = offset * 10;
     this.nextIntentId = offset * 20;

@@ -17,7 +17,7 @@ import { labelTestAfter, labelTestBefore } from './reporting/allure.ts';
 import { currentTarget, type Target } from './lifecycle/target.ts';
 import { createdCustomerId } from './lifecycle/ledger.ts';
 import { settleInFlight } from './http/transport.ts';
-import { judgeAnswer, readAnswersStrictly, wasJudged } from './judgment/registry.ts';
+import { configureAnswers, judgeAnswer, wasJudged } from './judgment/registry.ts';
 import { accepted, type Expectation } from './judgment/expectations.ts';
 
 export interface CreatedTransaction {
@@ -81,7 +81,7 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
   target: [
     async ({}, use) => {
       const target = currentTarget();
-      readAnswersStrictly(target.strict);
+      configureAnswers({ strict: target.strict, clockToleranceSeconds: target.clockToleranceSeconds });
       await use(target);
     },
     { scope: 'worker', auto: true },

@@ -15,6 +15,8 @@ export interface RequestContext {
   store: EnvironmentStore;
   /** The key of this environment and the key of the other one. */
   keys: { own: string; foreign: string };
+  /** The sandbox's two accounts, for behaviours that cross them (a server that ignores who owns what). */
+  accounts: Record<'primary' | 'second', { key: string; store: EnvironmentStore }>;
 }
 
 export interface ResponseContext extends RequestContext {

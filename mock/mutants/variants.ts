@@ -581,6 +581,46 @@ const rfc3986Url = (text: string): string => {
 const goSpace = '[\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const goTrimSpace = (text: string): string => text.replace(new RegExp(`^${goSpace}+|${goSpace}+$`, 'gu'), '');
 
+/** Another account's resource answers 403 where the reference mock answers 404. */
+function foreignResources403(): Hooks {
+  return {
+    onSend: (c) => {
+      if (c.status !== 404 || c.environment !== 'sandbox') return undefined;
+      const other = c.store === c.accounts.primary.store ? c.accounts.second.store : c.accounts.primary.store;
+      const id = Number((c.request.params as { id?: string }).id);
+      const body = c.request.body;
+      const token = isObject(body) ? String(body.token) : '';
+      const foreign =
+        (c.operation === 'deleteCustomer' && other.customers.has(id)) ||
+        (c.operation === 'getPaymentLink' && other.transactions.has(id)) ||
+        (c.operation === 'getBalance' && other.balances.has(id)) ||
+        (c.operation === 'sendTransaction' && other.tokens.has(token));
+      return foreign
+        ? { status: 403, json: errorJson(403, 'forbidden', 'this resource belongs to another account') }
+        : undefined;
+    },
+  };
+}
+
+/** Every timestamp of an answer, and its Date header, `ms` ahead of the real clock. */
+function clockAhead(ms: number): () => Hooks {
+  const fields = dateTimeFields();
+  return () => ({
+    onSend: (c) => {
+      const headers = { date: new Date(Date.now() + ms).toUTCString() };
+      const names = fields.get(c.operation) ?? [];
+      if (!isSuccess(c.status) || names.length === 0 || c.json === undefined) return { headers };
+      for (const object of bodyObjects(c.json)) {
+        for (const name of names) {
+          const value = object[name];
+          if (typeof value === 'string') object[name] = new Date(Date.parse(value) + ms).toISOString();
+        }
+      }
+      return { json: c.json, headers };
+    },
+  });
+}
+
 const eventFieldsAbsent = (): Hooks => ({
   onSend: (c) => {
     if (c.operation !== 'sendTransaction' || !isSuccess(c.status) || !Array.isArray(c.json)) return undefined;
@@ -742,7 +782,19 @@ export function conformingVariants(): Variant[] {
     // Authentication: the valid key in other forms.
     variant(
       'variant.auth-key-other-forms',
-      { gaps: ['auth-elsewhere'], rules: ['AUTH-DELETE-401', 'AUTH-OTHERS-401', 'AUTH-BEARER-ACCEPTED'] },
+      {
+        gaps: ['auth-elsewhere'],
+        rules: [
+          'AUTH-DELETE-401',
+          'AUTH-OTHERS-401',
+          'AUTH-BEARER-ACCEPTED',
+          'AUTH-BEARER-SCHEME',
+          'AUTH-KEY-EXACT',
+          'AUTH-PER-REQUEST',
+          'AUTH-REFUSED-NO-EFFECT',
+        ],
+        strictKills: 'AUTH-BEARER-SCHEME',
+      },
       'all',
       'the valid key is also accepted without a scheme or with another one ("Token <key>")',
       () => ({
@@ -1045,6 +1097,63 @@ export function conformingVariants(): Variant[] {
       'payment intents leave out approved_at, canceled_at, deleted_at and last_error_code until their event',
       eventFieldsAbsent,
     ),
+    // Who may do what: another account's resources refused with 403, the server's own fields refused.
+    variant(
+      'variant.foreign-resources-403',
+      {
+        gaps: ['account-isolation'],
+        rules: ['ACCOUNT-ISOLATION-4XX', 'ACCOUNT-ISOLATION-UNCHANGED', 'ACCOUNT-DATA-OWN'],
+      },
+      ['deleteCustomer', 'getPaymentLink', 'sendTransaction', 'getBalance'],
+      'a resource of another account answers 403 Forbidden (it exists, but not for the caller), not 404',
+      foreignResources403,
+    ),
+    variant(
+      'variant.server-owned-fields-refused',
+      { gaps: ['server-owned-fields'], rules: ['SERVER-OWNED-FIELDS', 'TXN-CREATE-2XX'] },
+      ['createTransaction'],
+      'a creation body carrying id, created_at, updated_at or status refused with 422 (a strict schema)',
+      bounds((operation, body) =>
+        operation === 'createTransaction' && ['id', 'created_at', 'updated_at', 'status'].some((key) => key in body)
+          ? 'id, created_at, updated_at and status are set by the server'
+          : undefined,
+      ),
+    ),
+    variant(
+      'variant.client-reference-kept',
+      { gaps: ['server-owned-fields'], rules: ['SERVER-OWNED-FIELDS', 'TXN-CREATE-SCHEMA'] },
+      ['createTransaction'],
+      "a creation body's reference kept as the transaction's reference (a merchant reference)",
+      () => ({
+        onSend: (c) => {
+          const body = c.request.body;
+          if (!isSuccess(c.status) || !isObject(c.json) || !isObject(body) || typeof body.reference !== 'string')
+            return undefined;
+          return { json: { ...c.json, reference: body.reference } };
+        },
+      }),
+    ),
+    variant(
+      'variant.clock-ten-minutes-ahead',
+      { gaps: ['clock'], rules: ['TIME-NOW', 'TIME-ORDER', 'TXN-CREATE-SCHEMA', 'SEND-SCHEMA'] },
+      'all',
+      "a server whose clock is ten minutes ahead of the suite's: its timestamps and its Date header agree",
+      clockAhead(600_000),
+    ),
+    variant(
+      'variant.only-configured-mode',
+      { gaps: ['currency-modes'], rules: ['SEND-INTENT-MODE', 'SEND-2XX'] },
+      ['sendTransaction'],
+      'sends through any mode but mtn refused with 422 (a sandbox that enables one operator)',
+      () => ({
+        preHandler: (c) => {
+          const mode = (c.request.params as { mode?: string }).mode;
+          if (mode === 'mtn' || mode === undefined || !c.store.modes.has(mode)) return undefined;
+          return { status: 422, json: errorJson(422, 'mode_disabled', `mode ${mode} is not enabled in this sandbox`) };
+        },
+      }),
+    ),
+
     // Values that do not exist yet (gap row not-yet-values): lenient, --strict requires them.
     variant(
       'variant.not-yet-values-null',

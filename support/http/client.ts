@@ -16,6 +16,7 @@ import { formatExchange, type Exchange } from './exchange.ts';
 import type { Target } from '../lifecycle/target.ts';
 import {
   nodeSender,
+  type Sender,
   sendWithPolicy,
   TargetAlreadyUnreachable,
   transportSettings,
@@ -29,6 +30,11 @@ export interface CallOptions extends RequestOptions {
   baseUrl?: string;
   /** Cleanup requests: not attached nor recorded as a status of the test. */
   quiet?: boolean;
+  /**
+   * Another sender than the shared one: a single keep-alive connection (wireSender({ connections: 1 })),
+   * so that a test sends several requests over one connection (AUTH-PER-REQUEST).
+   */
+  sender?: Sender;
 }
 
 export class ApiClient {
@@ -61,7 +67,7 @@ export class ApiClient {
       let result;
       try {
         result = await sendWithPolicy(
-          nodeSender(),
+          options.sender ?? nodeSender(),
           { method: op.method, url, headers, data, operationId },
           this.transport(),
         );

@@ -22,6 +22,8 @@ export interface Exchange {
   json: unknown;
   jsonError: string | undefined;
   durationMs: number;
+  /** When the answer arrived, on the suite's clock (epoch ms): the target's clock is judged against it (TIME-NOW). */
+  receivedAt?: number;
 }
 
 export function parseJsonBody(text: string): { json: unknown; jsonError: string | undefined } {

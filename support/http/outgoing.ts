@@ -26,6 +26,8 @@ export interface RequestOptions {
   accept?: string | null;
   /** Appended to the path as sent: a query string, a trailing slash (requests in other common forms). */
   pathSuffix?: string;
+  /** Path parameters written into the path as given, not percent-encoded (an id followed by `;` or `%00`). */
+  rawParams?: boolean;
 }
 
 export interface BuiltRequest {
@@ -48,7 +50,7 @@ export function buildRequest(
   const params =
     options.params &&
     Object.fromEntries(Object.entries(options.params).map(([name, value]) => [name, exactText(value)]));
-  const path = operationPath(operationId, params) + (options.pathSuffix ?? '');
+  const path = operationPath(operationId, params, options.rawParams !== true) + (options.pathSuffix ?? '');
   const headers: Record<string, string> = {};
   if (options.accept !== null) headers.accept = options.accept ?? 'application/json';
   const auth = options.auth ?? { kind: 'key' };
@@ -87,5 +89,6 @@ export function exchangeOf(
     bodyText: redact(bodyText),
     ...parsed,
     durationMs,
+    receivedAt: Date.now(),
   }));
 }

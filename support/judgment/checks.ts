@@ -186,3 +186,80 @@ export function intentsWithEvents(exchange: Exchange): number {
     return typeof status === 'string' && eventTimestamps[status.trim().toLowerCase()] !== undefined;
   }).length;
 }
+
+/** ACCOUNT-DATA-OWN: no `account_id` anywhere in the body is another account's. */
+export function accountIdIsNot(exchange: Pick<Exchange, 'json'>, otherAccountId: unknown): Violation[] {
+  const violations: Violation[] = [];
+  const visit = (value: unknown, pointer: string): void => {
+    if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${pointer}/${index}`));
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        const at = `${pointer}/${escapePointerToken(key)}`;
+        if (key === 'account_id' && JSON.stringify(item) === JSON.stringify(otherAccountId))
+          violations.push({
+            location: `body ${at}`,
+            expected: "the caller's account_id (not another account's)",
+            actual: `${describeValue(item)}, the other account's`,
+          });
+        else visit(item, at);
+      }
+    }
+  };
+  visit(exchange.json, '');
+  return violations;
+}
+
+/**
+ * AUTH-REFUSED-NO-EFFECT: a refused answer holds none of the resource's data: no object in it
+ * carries two or more of the resource's fields with the resource's values (`resource`, as its
+ * owner reads it).
+ */
+export function disclosesNothingOf(exchange: Pick<Exchange, 'json'>, resource: Record<string, unknown>): Violation[] {
+  const fields = Object.entries(resource).filter(([, value]) => value !== null && value !== '' && value !== undefined);
+  const violations: Violation[] = [];
+  const visit = (value: unknown, pointer: string): void => {
+    if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${pointer}/${index}`));
+    else if (typeof value === 'object' && value !== null) {
+      const object = value as Record<string, unknown>;
+      const same = fields.filter(
+        ([key, item]) => key in object && JSON.stringify(object[key]) === JSON.stringify(item),
+      );
+      if (same.length >= 2)
+        violations.push({
+          location: `body ${pointer || '/'}`,
+          expected: "none of the resource's data in a refused answer",
+          actual: `its ${same.map(([key]) => key).join(', ')}`,
+        });
+      else for (const [key, item] of Object.entries(object)) visit(item, `${pointer}/${escapePointerToken(key)}`);
+    }
+  };
+  visit(exchange.json, '');
+  return violations;
+}
+
+/**
+ * SEND-INTENT-MODE: every payment intent of a send carries the mode of the path it was sent through
+ * (compared without regard to letter case: a server may store mode names in one case).
+ */
+export function intentModeIsPathMode(exchange: Pick<Exchange, 'json' | 'path'>): Violation[] {
+  const segment = exchange.path.split('?')[0]!.split('/').filter(Boolean).pop() ?? '';
+  let mode: string;
+  try {
+    mode = decodeURIComponent(segment);
+  } catch {
+    return [];
+  }
+  const elements = Array.isArray(exchange.json) ? exchange.json : [];
+  return elements.flatMap((element, index): Violation[] => {
+    const actual = (element as Record<string, unknown> | null)?.mode;
+    return typeof actual === 'string' && actual.toLowerCase() === mode.toLowerCase()
+      ? []
+      : [
+          {
+            location: `body /${index}/mode`,
+            expected: `${describeValue(mode)}, the mode of the path`,
+            actual: describeValue(actual),
+          },
+        ];
+  });
+}

@@ -31,6 +31,7 @@ import {
   contentTypeIsJson,
   eachElementValueEquals,
   intentEventTimestamps,
+  intentModeIsPathMode,
   isSuccess,
   statusIs,
   statusIsClientError,
@@ -40,6 +41,7 @@ import {
   type Violation,
 } from './checks.ts';
 import { echoedFields, echoViolations } from './echo.ts';
+import { createdNow, timesInOrder } from './times.ts';
 import { judgeInput } from './outcome.ts';
 import type { AnswerContext, Expectation } from './expectations.ts';
 
@@ -65,13 +67,16 @@ interface RegisteredCheck {
 
 /**
  * How answers are read: by default, what the reference makes valid; with --strict, as --strict
- * reads the reference (the strict layer of schemas/: values that do not exist yet must be there).
- * Set once per worker from the target's configuration (support/fixtures.ts).
+ * reads the reference (the strict layer of schemas/: values that do not exist yet must be there);
+ * and how far the target's timestamps may be from its own clock (TIME-NOW). Set once per worker
+ * from the target's configuration (support/fixtures.ts).
  */
 let strictAnswers = false;
+let clockToleranceSeconds = 120;
 
-export function readAnswersStrictly(strict: boolean): void {
-  strictAnswers = strict;
+export function configureAnswers(settings: { strict: boolean; clockToleranceSeconds: number }): void {
+  strictAnswers = settings.strict;
+  clockToleranceSeconds = settings.clockToleranceSeconds;
 }
 
 /** The operations whose answers owe rules (the reference's; not the suite's undocumented helpers). */
@@ -163,11 +168,23 @@ function registeredChecks(): RegisteredCheck[] {
       check: (exchange) => bodyValueIsAbsoluteUrl(exchange, '/url'),
     },
     { rule: 'SEND-INTENT-EVENT-TIMESTAMPS', operations: ['sendTransaction'], check: intentEventTimestamps },
+    { rule: 'SEND-INTENT-MODE', operations: ['sendTransaction'], check: intentModeIsPathMode },
     {
       rule: 'SEND-AMOUNT-MATCHES',
       operations: ['sendTransaction'],
       check: (exchange, { amount }) =>
         amount === undefined ? undefined : eachElementValueEquals(exchange, 'amount', amount),
+    },
+    {
+      rule: 'TIME-NOW',
+      operations: ['createTransaction', 'sendTransaction'],
+      check: (exchange) =>
+        createdNow(exchange, clockToleranceSeconds, exchange.operation === 'createTransaction' ? 'now' : 'this-run'),
+    },
+    {
+      rule: 'TIME-ORDER',
+      operations: ['createTransaction', 'sendTransaction', 'getBalance', 'getCurrency'],
+      check: timesInOrder,
     },
     {
       rule: 'BALANCE-CONTAINS-ID',

@@ -34,6 +34,14 @@ export interface SuiteConfig {
   strict: boolean;
   /** Labels what this run creates (description, custom_metadata) so it can be found. */
   runId: string;
+  /**
+   * A key of another account on the same environment (PCS_SECOND_SECRET_KEY), and a balance of that
+   * account (PCS_SECOND_BALANCE_ID): the cross-account checks need them, and are skipped without.
+   */
+  secondSecretKey: string | null;
+  secondBalanceId: number | null;
+  /** How far the target's timestamps may be from its own clock (PCS_CLOCK_TOLERANCE_S, seconds; default 120). */
+  clockToleranceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -159,11 +167,20 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
       'is required when PCS_BASE_URL is set (the key is sent as Authorization: Bearer <key>)',
     );
   }
-  if (secretKey !== null && (/[\s\x00-\x1f\x7f]/.test(secretKey) || secretKey.length > 1024)) {
-    throw new ConfigError(
-      'PCS_SECRET_KEY',
-      'must be one token without spaces or control characters, at most 1024 characters',
-    );
+  for (const [variable, key] of [
+    ['PCS_SECRET_KEY', secretKey],
+    ['PCS_SECOND_SECRET_KEY', text(env, 'PCS_SECOND_SECRET_KEY') ?? null],
+  ] as const) {
+    if (key !== null && (/[\s\x00-\x1f\x7f]/.test(key) || key.length > 1024)) {
+      throw new ConfigError(
+        variable,
+        'must be one token without spaces or control characters, at most 1024 characters',
+      );
+    }
+  }
+  const secondSecretKey = text(env, 'PCS_SECOND_SECRET_KEY') ?? null;
+  if (secondSecretKey !== null && secondSecretKey === secretKey) {
+    throw new ConfigError('PCS_SECOND_SECRET_KEY', 'is the same key as PCS_SECRET_KEY; give a key of another account');
   }
   const environmentText = text(env, 'PCS_ENVIRONMENT') ?? 'sandbox';
   if (environmentText !== 'sandbox' && environmentText !== 'live') {
@@ -215,18 +232,24 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
     throw new ConfigError('PCS_RUN_ID', 'must be 1 to 64 letters, digits, dots, dashes or underscores');
   }
 
-  // Live guard: checked here, before any request is made.
-  if (secretKey !== null) {
-    if (environment === 'sandbox' && liveKeyPattern.test(secretKey)) {
-      throw new ConfigError('PCS_SECRET_KEY', 'looks like a live key but PCS_ENVIRONMENT is sandbox; refusing to run');
+  // Live guard: checked here, before any request is made; the second key is held to it like the first.
+  for (const [variable, key] of [
+    ['PCS_SECRET_KEY', secretKey],
+    ['PCS_SECOND_SECRET_KEY', secondSecretKey],
+  ] as const) {
+    if (key === null) continue;
+    if (environment === 'sandbox' && liveKeyPattern.test(key)) {
+      throw new ConfigError(variable, 'looks like a live key but PCS_ENVIRONMENT is sandbox; refusing to run');
     }
-    if (environment === 'live' && sandboxKeyPattern.test(secretKey)) {
-      throw new ConfigError('PCS_SECRET_KEY', 'looks like a sandbox key but PCS_ENVIRONMENT is live; refusing to run');
+    if (environment === 'live' && sandboxKeyPattern.test(key)) {
+      throw new ConfigError(variable, 'looks like a sandbox key but PCS_ENVIRONMENT is live; refusing to run');
     }
   }
+  const clockToleranceSeconds = positiveInteger(env, 'PCS_CLOCK_TOLERANCE_S') ?? 120;
   const live =
     environment === 'live' ||
     (secretKey !== null && liveKeyPattern.test(secretKey)) ||
+    (secondSecretKey !== null && liveKeyPattern.test(secondSecretKey)) ||
     (target !== null && looksLive(target));
   if (live && !allowLive) {
     throw new ConfigError(
@@ -250,5 +273,8 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
     allowLiveWrites,
     strict,
     runId,
+    secondSecretKey,
+    secondBalanceId: positiveInteger(env, 'PCS_SECOND_BALANCE_ID'),
+    clockToleranceSeconds,
   };
 }

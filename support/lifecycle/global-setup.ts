@@ -64,6 +64,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     process.env.PCS_ENVIRONMENT = 'sandbox';
     process.env.PCS_BALANCE_ID ??= '1';
     process.env.PCS_CURRENCY_ID ??= '1';
+    // The mock's second sandbox account: the cross-account checks run against the embedded default too.
+    process.env.PCS_SECOND_SECRET_KEY = mock.secondSandboxKey;
+    process.env.PCS_SECOND_BALANCE_ID = '11';
     process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK = '1';
     process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL = mock.liveBaseUrl;
     process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY = mock.liveKey;
@@ -77,6 +80,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   const baseUrl = process.env.PCS_BASE_URL ?? '';
   const secretKey = process.env.PCS_SECRET_KEY ?? '';
   registerSecret(secretKey);
+  registerSecret(process.env.PCS_SECOND_SECRET_KEY);
   const settings = transportSettings(suite.timeoutMs);
 
   // An earlier run killed before its teardown left its ledger: carry its customers over, do not forget them.
@@ -95,6 +99,11 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     process.exit(targetUnavailableExitCode);
   }
   if (probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
+  if (!process.env.PCS_SECOND_SECRET_KEY?.trim())
+    process.stdout.write(
+      'collect-conformance: note: PCS_SECOND_SECRET_KEY is not set: the cross-account rules ' +
+        '(ACCOUNT-ISOLATION-4XX, ACCOUNT-ISOLATION-UNCHANGED, ACCOUNT-DATA-OWN) are not checked (skipped)\n',
+    );
   // A fresh timeline for this run (npm run bench reads it).
   rmSync(runTimingFile(), { force: true });
   noteTiming({ setupStarted, setupEnded: Date.now() });

@@ -31,6 +31,7 @@ export function currentTarget(): Target {
   const otherBase = process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL;
   const otherKey = process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY;
   registerSecret(config.secretKey);
+  registerSecret(config.secondSecretKey ?? undefined);
   registerSecret(otherKey);
   cached = {
     ...config,

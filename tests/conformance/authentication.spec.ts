@@ -4,9 +4,13 @@
  * (missing header, malformed header, wrong key): 401. Each case reuses a real resource,
  * so a server that looks the resource up before checking the key cannot pass by luck.
  */
-import { test, expectAnswer, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
+import { test, expectAnswer, expectRule, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { accepted, authorised, exactly } from '../../support/judgment/expectations.ts';
+import { accepted, authorised, classified, exactly } from '../../support/judgment/expectations.ts';
+import { disclosesNothingOf } from '../../support/judgment/checks.ts';
+import { registerSecret } from '../../support/http/redact.ts';
+import { wireSender } from '../../support/http/wire-sender.ts';
+import type { ClassifiedInput } from '../../support/judgment/input-class.ts';
 import type { CallOptions, Auth } from '../../support/http/client.ts';
 import type { OperationId } from '../../contract/operations.ts';
 import { transactionBody, sendPhoneNumber } from '../../support/generation/bodies.ts';
@@ -89,6 +93,53 @@ function invalidCredentials(): Array<{ name: string; auth: Auth }> {
   ];
 }
 
+/** Changes one character into another of its kind (a digit into a digit, a letter into a letter, else into x). */
+function changed(character: string): string {
+  if (/\d/.test(character)) return character === '7' ? '3' : '7';
+  if (/[a-z]/.test(character)) return character === 'q' ? 'z' : 'q';
+  if (/[A-Z]/.test(character)) return character === 'Q' ? 'Z' : 'Q';
+  return character === 'x' ? 'y' : 'x';
+}
+
+/**
+ * Keys that are almost the valid one (OWASP API2): with characters appended, cut short (prefixes of
+ * several lengths), one character changed at the start, the middle and the end, its letters in another
+ * case. Each is registered as a secret first: it is most of the key, and must never be printed.
+ */
+export function almostRightKeys(key: string): Array<{ name: string; key: string }> {
+  const middle = Math.floor(key.length / 2);
+  const at = (index: number): string => key.slice(0, index) + changed(key[index]!) + key.slice(index + 1);
+  const swapped = [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+  const candidates = [
+    { name: 'with a character appended', key: `${key}0` },
+    { name: 'with characters appended', key: `${key}xyz` },
+    { name: 'without its last character', key: key.slice(0, -1) },
+    { name: 'cut to half its length', key: key.slice(0, Math.max(1, middle)) },
+    { name: 'without its last four characters', key: key.slice(0, Math.max(1, key.length - 4)) },
+    { name: 'with its first character changed', key: at(0) },
+    { name: 'with its middle character changed', key: at(middle) },
+    { name: 'with its last character changed', key: at(key.length - 1) },
+    { name: 'with its letters in the other case', key: swapped },
+    { name: 'in upper case', key: key.toUpperCase() },
+  ];
+  const seen = new Set<string>([key]);
+  return candidates.filter((candidate) => {
+    if (seen.has(candidate.key) || candidate.key === '') return false;
+    seen.add(candidate.key);
+    registerSecret(candidate.key);
+    return true;
+  });
+}
+
+/** The valid key without the Bearer scheme: accept or refuse; --strict refuses (AUTH-BEARER-SCHEME). */
+const bareKey: ClassifiedInput = {
+  class: 'accept-or-refuse',
+  strictRefuses: true,
+  readings: [{ kind: 'as-sent', value: 'the key' }],
+  what: 'Authorization: <the valid key> (no scheme)',
+  why: 'the key is valid; the reference shows it after Bearer',
+};
+
 async function lazyResources(
   api: ApiClient,
   target: Target,
@@ -113,6 +164,15 @@ async function lazyResources(
       return link;
     },
   };
+}
+
+/** A transaction of the account, for the operations that need one. */
+async function newTransaction(api: ApiClient, target: Target): Promise<CreatedTransaction> {
+  requireWrites(target);
+  const sent = transactionBody(target, 'authentication check');
+  const exchange = await api.call('createTransaction', { body: sent });
+  preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
+  return { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
 }
 
 test.describe('authentication', () => {
@@ -154,6 +214,104 @@ test.describe('authentication', () => {
         });
         const exchange = await api.call(authCase.operation, await authCase.request(resources));
         expectAnswer(exchange, authorised('AUTH-BEARER-ACCEPTED'));
+      },
+    );
+  }
+
+  for (const authCase of cases) {
+    test(
+      `${authCase.operation} refuses keys that are almost the valid one with 401`,
+      covers('AUTH-KEY-EXACT'),
+      async ({ api, target, customers }) => {
+        const resources = await lazyResources(api, target, customers, () => newTransaction(api, target));
+        const request = await authCase.request(resources);
+        for (const almost of almostRightKeys(target.secretKey)) {
+          await test.step(`with the key ${almost.name}`, async () => {
+            const exchange = await api.call(authCase.operation, {
+              ...request,
+              auth: { kind: 'header', value: `Bearer ${almost.key}` },
+            });
+            expectAnswer(exchange, exactly('AUTH-KEY-EXACT', 401), { soft: true });
+          });
+        }
+      },
+    );
+
+    test(
+      `${authCase.operation} checks the key on every request of a keep-alive connection`,
+      covers('AUTH-PER-REQUEST'),
+      async ({ api, target, customers }) => {
+        const resources = await lazyResources(api, target, customers, () => newTransaction(api, target));
+        const request = await authCase.request(resources);
+        // One connection for the whole test: the valid key opens it, then a wrong key and no key follow on it.
+        const connection = wireSender({ connections: 1, connectTimeoutMs: target.timeoutMs });
+        try {
+          const opened = await api.call('getCurrency', {
+            params: { id: target.currencyId ?? 1 },
+            sender: connection.send,
+          });
+          expectAnswer(opened, authorised('AUTH-PER-REQUEST'), { soft: true });
+          for (const auth of [
+            { kind: 'header', value: `Bearer cc_wrong_${randomBytes(12).toString('hex')}` },
+            { kind: 'none' },
+          ] as Auth[]) {
+            const exchange = await api.call(authCase.operation, { ...request, auth, sender: connection.send });
+            expectAnswer(exchange, exactly('AUTH-PER-REQUEST', 401), { soft: true });
+          }
+        } finally {
+          connection.destroy();
+        }
+      },
+    );
+
+    test(
+      `${authCase.operation} with the bare key (no Bearer scheme): accept or refuse (--strict: refuse)`,
+      covers('AUTH-BEARER-SCHEME'),
+      async ({ api, target, customers }) => {
+        const resources = await lazyResources(api, target, customers, () => newTransaction(api, target));
+        const request = await authCase.request(resources);
+        const exchange = await api.call(authCase.operation, {
+          ...request,
+          auth: { kind: 'header', value: target.secretKey },
+        });
+        expectAnswer(exchange, classified('AUTH-BEARER-SCHEME', bareKey, target.strict));
+      },
+    );
+  }
+
+  test(
+    'a DELETE refused with 401 leaves the customer: its owner then deletes it with 204',
+    covers('AUTH-REFUSED-NO-EFFECT'),
+    async ({ api, customers }) => {
+      const { id } = await customers.create();
+      for (const credential of invalidCredentials()) {
+        const refusedDelete = await api.call('deleteCustomer', { params: { id }, auth: credential.auth });
+        expectAnswer(refusedDelete, exactly('AUTH-REFUSED-NO-EFFECT', 401), { soft: true });
+      }
+      const owner = await api.call('deleteCustomer', { params: { id } });
+      expectAnswer(owner, exactly('AUTH-REFUSED-NO-EFFECT', 204));
+    },
+  );
+
+  for (const operationId of ['getBalance', 'getCurrency'] as const) {
+    test(
+      `a 401 answer of ${operationId} holds none of the resource's data`,
+      covers('AUTH-REFUSED-NO-EFFECT'),
+      async ({ api, target }) => {
+        const id =
+          operationId === 'getBalance'
+            ? idOrSkip(target.balanceId, 'PCS_BALANCE_ID')
+            : idOrSkip(target.currencyId, 'PCS_CURRENCY_ID');
+        const owner = await api.call(operationId, { params: { id } });
+        preconditionAnswer(owner, accepted(operationId === 'getBalance' ? 'BALANCE-2XX' : 'CURRENCY-2XX', { id }));
+        const resource = (Array.isArray(owner.json) ? owner.json[0] : undefined) as Record<string, unknown>;
+        for (const credential of invalidCredentials()) {
+          const refusedRead = await api.call(operationId, { params: { id }, auth: credential.auth });
+          expectAnswer(refusedRead, exactly('AUTH-REFUSED-NO-EFFECT', 401), { soft: true });
+          expectRule('AUTH-REFUSED-NO-EFFECT', refusedRead, disclosesNothingOf(refusedRead, resource ?? {}), {
+            soft: true,
+          });
+        }
       },
     );
   }

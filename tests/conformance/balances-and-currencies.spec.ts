@@ -54,6 +54,7 @@ for (const lookup of cases) {
       [`quirk: the response is a JSON array of ${lookup.resource} objects`, lookup.rules.array],
       [`the array contains the requested ${lookup.resource}`, lookup.rules.contains],
       ['the response declares Content-Type application/json', 'JSON-CONTENT-TYPE'],
+      [`the ${lookup.resource}'s updated_at is not before its created_at`, 'TIME-ORDER'],
     ] as const) {
       test(title, covers(rule), async ({ api, target }) => {
         const id = knownId(target);

@@ -30,6 +30,8 @@ test.describe('createTransaction: POST /transactions', () => {
     ['the response is a Transaction object', 'TXN-CREATE-SCHEMA'],
     ['the response declares Content-Type application/json', 'JSON-CONTENT-TYPE'],
     ['the created transaction echoes amount, description and callback_url', 'TXN-CREATE-ECHO'],
+    ["the created transaction's created_at and updated_at are the server's present time", 'TIME-NOW'],
+    ["the created transaction's updated_at is not before its created_at", 'TIME-ORDER'],
   ] as const) {
     test(title, covers(rule), async ({ api, target }, testInfo) => {
       requireWrites(target);

@@ -3,17 +3,24 @@
  * for payment). The body's token is typed as an integer while the link operation returns
  * a string; the response is an array of payment intents.
  */
-import { test, expectAnswer, requireWrites } from '../../support/fixtures.ts';
+import { test, expectAnswer, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
 import { intentsWithEvents } from '../../support/judgment/checks.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
-import { sendPhoneNumber } from '../../support/generation/bodies.ts';
+import { sendPhoneNumber, transactionBody } from '../../support/generation/bodies.ts';
 import { unknownToken } from '../../support/generation/ids.ts';
 import { classifyField, classPhrase, declaredContentType } from '../../support/judgment/input-class.ts';
 import { replaceAt } from '../../contract/schema-paths.ts';
 import type { Target } from '../../support/lifecycle/target.ts';
 import { sendRule } from '../../support/judgment/accepted.ts';
-import { accepted, classified, notAccepted, notServerError, refused } from '../../support/judgment/expectations.ts';
+import {
+  accepted,
+  classified,
+  either,
+  notAccepted,
+  notServerError,
+  refused,
+} from '../../support/judgment/expectations.ts';
 
 // Every accepted send is judged by the registry (support/judgment/registry.ts): the intents' shape (SEND-SCHEMA),
 // their event timestamps (SEND-INTENT-EVENT-TIMESTAMPS), their amount where the test knows it (SEND-AMOUNT-MATCHES)
@@ -31,6 +38,9 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
     ['the response is an array of payment intents', 'SEND-SCHEMA', 'SEND-2XX'],
     ['the response declares Content-Type application/json', 'JSON-CONTENT-TYPE', 'SEND-2XX'],
     ['every payment intent carries the transaction amount', 'SEND-AMOUNT-MATCHES', 'SEND-2XX'],
+    ['every payment intent carries the mode of the path', 'SEND-INTENT-MODE', 'SEND-2XX'],
+    ["every payment intent was created at the server's present time", 'TIME-NOW', 'SEND-2XX'],
+    ["every payment intent's times are in order", 'TIME-ORDER', 'SEND-2XX'],
   ] as const) {
     test(title, covers(rule), async ({ api, target, issuedLink, createdTransaction }) => {
       const exchange = await api.call('sendTransaction', {
@@ -201,6 +211,37 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
     });
     expectAnswer(exchange, refused('MALFORMED-JSON-4XX'));
   });
+
+  test(
+    'a send through each mode the currency lists is accepted or refused; accepted, its intents carry that mode',
+    covers('SEND-INTENT-MODE'),
+    async ({ api, target }, testInfo) => {
+      requireWrites(target);
+      test.skip(target.currencyId === null, 'PCS_CURRENCY_ID is not set: the currency whose modes are read');
+      const currency = await api.call('getCurrency', { params: { id: target.currencyId! } });
+      preconditionAnswer(currency, accepted('CURRENCY-2XX', { id: target.currencyId! }));
+      const listed = (currency.json as Array<{ id?: unknown; modes?: unknown }>).find(
+        (entry) => entry?.id === target.currencyId,
+      )?.modes;
+      const modes = Array.isArray(listed) ? listed.filter((mode): mode is string => typeof mode === 'string') : [];
+      test.skip(modes.length === 0, 'the currency lists no modes');
+      // The configured mode is tested everywhere else; the others here (at most six, so a long list stays cheap).
+      for (const mode of modes.filter((candidate) => candidate !== target.paymentMode).slice(0, 6)) {
+        await test.step(`through ${mode}`, async () => {
+          const sent = transactionBody(target, testInfo.title);
+          const created = await api.call('createTransaction', { body: sent });
+          preconditionAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
+          const link = await api.call('getPaymentLink', { params: { id: (created.json as { id: number }).id } });
+          preconditionAnswer(link, accepted('LINK-2XX'));
+          const exchange = await api.call('sendTransaction', {
+            params: { mode },
+            body: { token: (link.json as { token: unknown }).token, phone_number: sendPhoneNumber(target) },
+          });
+          expectAnswer(exchange, either('SEND-INTENT-MODE', { amount: sent.amount }), { soft: true });
+        });
+      }
+    },
+  );
 
   test('an unknown payment mode never gives a 5xx', covers('UNKNOWN-ID-NOT-5XX'), async ({ api, issuedLink }) => {
     const exchange = await api.call('sendTransaction', {

@@ -51,7 +51,8 @@ function exchange(operation: OperationId, status: number, body: unknown, content
   };
 }
 
-const stamp = '2026-01-01T00:00:00Z';
+// Now: what a creation answers carries the present time (TIME-NOW).
+const stamp = new Date().toISOString();
 const transaction = (fields: Record<string, unknown> = {}) => ({
   id: 7,
   reference: 'r',
@@ -84,7 +85,13 @@ test(registeredRulesTitle, () => {
       assert.ok(rules.includes(entry.rules.contentType), `${entry.id} is judged by its content type rule`);
     for (const id of rules) assert.ok(isRuleId(id), `${entry.id}: ${id} is in specs/rules.json`);
   }
-  assert.deepEqual(registered.get('createTransaction'), ['TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TXN-CREATE-ECHO']);
+  assert.deepEqual(registered.get('createTransaction'), [
+    'TXN-CREATE-SCHEMA',
+    'JSON-CONTENT-TYPE',
+    'TXN-CREATE-ECHO',
+    'TIME-NOW',
+    'TIME-ORDER',
+  ]);
 });
 
 const acceptedAnswerTitle =
@@ -97,7 +104,7 @@ test(acceptedAnswerTitle, () => {
   );
   assert.deepEqual(
     good.map((j) => j.rule),
-    ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TXN-CREATE-ECHO'],
+    ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TXN-CREATE-ECHO', 'TIME-NOW', 'TIME-ORDER'],
   );
   assert.deepEqual(failing(good), []);
   const echoBroken = judgeAnswer(
@@ -132,7 +139,7 @@ test(missingContextTitle, () => {
   );
   assert.deepEqual(
     noContext.map((j) => j.rule),
-    ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE'],
+    ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TIME-NOW', 'TIME-ORDER'],
   );
   const balance = [{ id: 4, amount: 0, mode: 'mtn', account_id: 1, created_at: stamp, updated_at: stamp }];
   assert.deepEqual(failing(judgeAnswer(exchange('getBalance', 200, balance), accepted('BALANCE-2XX'))), []);
