@@ -46,7 +46,7 @@ Rules flags:
 
 Exit codes:
   0  every selected check passed
-  1  non-conformance found
+  1  non-conformance found (wins over 3: a broken rule is 1 even when the target was also unavailable)
   2  usage or configuration error
   3  target unavailable (unreachable, DNS, TLS, persistent rate limiting)
   130, 143, 129  stopped by SIGINT, SIGTERM or SIGHUP (after the run's cleanup)

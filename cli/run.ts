@@ -5,7 +5,7 @@
  * and turns the outcome into an exit code: 0 pass, 1 non-conformance, 2 usage or
  * configuration error, 3 target unavailable.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,11 +13,12 @@ import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } 
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
 import { propertySettings } from '../support/generation/property-settings.ts';
-import { transportVariables } from '../support/http/transport.ts';
+import { markerFileName, transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
 import { checkPassThrough, checkRegExp, checkReporters } from './playwright-options.ts';
-import { exitCodeForSignal, runPlaywright } from './playwright-child.ts';
+import { runPlaywright } from './playwright-child.ts';
+import { exitCodeOfRun, forgetEarlierVerdicts, nonConformanceRecorded } from './run-exit-code.ts';
 
 export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 export const playwrightConfig = resolve(packageRoot, 'playwright.config.ts');
@@ -205,17 +206,17 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const marker = resolve(env.PCS_OUTPUT_DIR!, 'target-unavailable.txt');
-  rmSync(marker, { force: true });
+  const outputDir = env.PCS_OUTPUT_DIR!;
+  forgetEarlierVerdicts(outputDir);
   const { code, stoppedBy } = await runPlaywright(
     process.execPath,
     [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest)],
     withTypeScriptLoader(env),
   );
-  // Stopped by SIGTERM or SIGHUP: the runner has cleaned up; exit as a process killed by that signal would (143, 129).
-  if (stoppedBy === 'SIGTERM' || stoppedBy === 'SIGHUP') return exitCodeForSignal(stoppedBy);
-  if (code === ExitCode.usage || code === ExitCode.unavailable) return code;
-  if (existsSync(marker)) return ExitCode.unavailable;
-  if (code === 130) return 130;
-  return code === 0 ? ExitCode.pass : ExitCode.nonConformance;
+  return exitCodeOfRun({
+    runnerCode: code,
+    stoppedBy,
+    nonConformance: nonConformanceRecorded(outputDir),
+    targetUnavailable: existsSync(resolve(outputDir, markerFileName)),
+  });
 }
