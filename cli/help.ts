@@ -31,8 +31,11 @@ Run flags (each maps onto a variable; flags win over the environment, which wins
 Other variables:
   PCS_CURRENCY_ISO (XOF)  PCS_PAYMENT_MODE (mtn)  PCS_PHONE_NUMBER (+22997000001)  PCS_PHONE_COUNTRY (BJ)
   PCS_TIMEOUT_MS (15000)  PCS_ALLOW_LIVE  PCS_ALLOW_LIVE_WRITES  PCS_RUN_ID  PCS_MAX_RPS  PCS_RETRIES
-  PCS_PROPERTY_BUDGET_MS  PCS_STRICT (no)  PCS_CPU_PROFILE (a directory for V8 CPU profiles)
+  PCS_PROPERTY_BUDGET_MS  PCS_STRICT (no)  PCS_SHRINK (yes)  PCS_REFERENCE_URL  PCS_SHARD  PCS_BLOB_DIR
+  PCS_CPU_PROFILE (a directory for V8 CPU profiles)  PCS_COST_BREAKDOWN
 
+A PCS_* variable set but empty, a PCS_* name not listed above, or PCS_SECRET_KEY without PCS_BASE_URL is a
+configuration error (exit 2): unset a variable for its default.
 Arguments after -- go to \`playwright test\` and are checked against its options first.
 NODE_DEBUG, NODE_DEBUG_NATIVE and NODE_OPTIONS flags that would print or write the key
 (--report-on-signal, --heapsnapshot-signal, --trace-tls, ...) are refused.

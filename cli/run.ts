@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } from '../support/lifecycle/config.ts';
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
+import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
 import { propertySettings } from '../support/generation/property-settings.ts';
 import { markerFileName, transportVariables } from '../support/http/transport.ts';
@@ -119,7 +120,9 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
   if (typeof reporter === 'string' && isConsoleReporter(reporter))
     result.COLLECT_CONFORMANCE_CONSOLE_REPORTER = reporter;
   const output = flags.get('output');
-  result.PCS_OUTPUT_DIR = resolve(typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports'));
+  const outputDir = typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports');
+  // Set but empty stays empty, so that checkVariableNames refuses it instead of writing into the working directory.
+  result.PCS_OUTPUT_DIR = outputDir.trim() === '' ? outputDir : resolve(outputDir);
   return result;
 }
 
@@ -179,6 +182,7 @@ export function profilerArguments(env: NodeJS.ProcessEnv): string[] {
  */
 export function validateRun(flags: Map<string, string | true>, rest: string[], env: NodeJS.ProcessEnv): void {
   refuseLeakingDiagnostics(env);
+  checkVariableNames(env);
   loadConfig(env);
   workersSetting(env);
   transportVariables(env);

@@ -159,6 +159,15 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
       'is required when PCS_BASE_URL is set (the key is sent as Authorization: Bearer <key>)',
     );
   }
+  // Without a base URL the run tests the embedded mock with the mock's own key: a key given for a
+  // target whose address is missing (a CI variable not set) would pass without testing anything.
+  if (target === null && secretKey !== null) {
+    throw new ConfigError(
+      'PCS_SECRET_KEY',
+      'is set but PCS_BASE_URL is not: the run would test the embedded mock, not your target; ' +
+        'set PCS_BASE_URL (or unset PCS_SECRET_KEY to test the mock)',
+    );
+  }
   if (secretKey !== null && (/[\s\x00-\x1f\x7f]/.test(secretKey) || secretKey.length > 1024)) {
     throw new ConfigError(
       'PCS_SECRET_KEY',

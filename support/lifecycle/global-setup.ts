@@ -18,6 +18,7 @@ import { startMockServer } from '../../mock/server.ts';
 import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCustomers, ledgerPath } from './cleanup.ts';
 import { runStillGoing } from './ledger.ts';
 import { refuseLeakingDiagnostics } from './debug-guard.ts';
+import { checkVariableNames } from './variable-names.ts';
 import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
 import { registerSecret } from '../http/redact.ts';
@@ -31,6 +32,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   loadDotEnv();
   const suite = orExitOnConfigError(() => {
     refuseLeakingDiagnostics();
+    checkVariableNames();
     const loaded = loadConfig();
     transportVariables();
     propertySettings();

@@ -2,7 +2,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +138,11 @@ test('rules lists the catalogue, as text and as JSON', () => {
   assert.ok(!text.stdout.includes(' inferred '));
 });
 
+/** The environment without the caller's PCS_* variables. */
+function withoutPcsVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('PCS_')));
+}
+
 /** One line on stderr (npm's own warnings aside), no stack trace. */
 function oneLine(stderr: string): string {
   const lines = stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('npm warn'));
@@ -219,6 +224,39 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       assert.match(oneLine(result.stderr), expected);
     });
   }
+
+  test('a missing target is not a pass: empty variables, a key alone, a mistyped name (issue 21, item 2)', () => {
+    const fresh = mkdtempSync(join(scratch, 'fresh-'));
+    const inFresh = (env: Record<string, string>, dotEnv?: string) => {
+      if (dotEnv !== undefined) writeFileSync(join(fresh, '.env'), dotEnv);
+      const result = spawnSync(process.execPath, [bin], {
+        cwd: fresh,
+        encoding: 'utf8',
+        env: { ...withoutPcsVariables(process.env), ...env },
+        timeout: 60_000,
+      });
+      rmSync(join(fresh, '.env'), { force: true });
+      assert.equal(result.status, 2, `${JSON.stringify(env)} ${dotEnv}: ${result.stdout.slice(-800)}${result.stderr}`);
+      return oneLine(result.stderr);
+    };
+    assert.match(
+      inFresh({ PCS_BASE_URL: '', PCS_SECRET_KEY: 'sk_sandbox_x' }),
+      /^collect-conformance: configuration error: PCS_BASE_URL: is set but empty/,
+    );
+    assert.match(
+      inFresh({ PCS_SECRET_KEY: 'sk_sandbox_x' }),
+      /^collect-conformance: configuration error: PCS_SECRET_KEY: is set but PCS_BASE_URL is not/,
+    );
+    assert.match(
+      inFresh({}, 'PCS_BASEURL=http://127.0.0.1:9/v1\nPCS_SECRET_KEY=sk_sandbox_x\n'),
+      /^collect-conformance: configuration error: PCS_BASEURL: is not a variable .*did you mean PCS_BASE_URL\?/,
+    );
+    assert.match(
+      inFresh({ PCS_OUTPUT_DIR: '' }),
+      /^collect-conformance: configuration error: PCS_OUTPUT_DIR: is set but empty/,
+    );
+    assert.deepEqual(readdirSync(fresh), [], 'nothing written into the working directory');
+  });
 
   test('a direct `playwright test` with PCS_WORKERS=abc or a bad output directory: one line, exit 2', () => {
     for (const env of [{ PCS_WORKERS: 'abc' }, { PCS_WORKERS: '0' }, { PCS_OUTPUT_DIR: '/dev/null' }]) {

@@ -24,8 +24,7 @@ function listedTests(): Array<{ title: string; tags: string[] }> {
     cwd: root,
     encoding: 'utf8',
     env: {
-      ...process.env,
-      PCS_BASE_URL: '',
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PCS_'))),
       PCS_OUTPUT_DIR: fileURLToPath(new URL('../../reports/unit-listing', import.meta.url)),
     },
     maxBuffer: 64 * 1024 * 1024,
