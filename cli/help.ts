@@ -38,7 +38,7 @@ A PCS_* variable set but empty, a PCS_* name not listed above, or PCS_SECRET_KEY
 configuration error (exit 2): unset a variable for its default.
 Arguments after -- go to \`playwright test\` and are checked against its options first.
 NODE_DEBUG, NODE_DEBUG_NATIVE and NODE_OPTIONS flags that would print or write the key
-(--report-on-signal, --heapsnapshot-signal, --trace-tls, ...) are refused.
+(--report-on-signal, --heapsnapshot-signal, --trace-tls, --inspect, ...) are refused.
 
 Rules flags:
   --json                  the catalogue (or, with --show, the rule's page) as JSON
@@ -53,4 +53,5 @@ Exit codes:
   2  usage or configuration error
   3  target unavailable (unreachable, DNS, TLS, persistent rate limiting)
   130, 143, 129  stopped by SIGINT, SIGTERM or SIGHUP (after the run's cleanup)
+  137  the test runner was killed outright (kill -9; 128 + the signal's number): its cleanup did not run
 `;

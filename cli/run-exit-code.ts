@@ -18,8 +18,10 @@ import { exitCodeForSignal } from './playwright-child.ts';
 const coverageFile = 'rule-coverage.json';
 
 export interface FinishedRun {
-  /** The runner's exit code (130 when a signal ended it). */
+  /** The runner's exit code (143 or 129 when it was stopped by SIGTERM or SIGHUP itself). */
   runnerCode: number;
+  /** The signal that killed the runner outright (kill -9), when one did: nothing of the run after it ran. */
+  runnerKilledBy?: NodeJS.Signals | null;
   /** The signal that stopped the command, when one did. */
   stoppedBy: NodeJS.Signals | null;
   /** The rule coverage of this run says at least one rule failed (❌). */
@@ -31,7 +33,11 @@ export interface FinishedRun {
 export function exitCodeOfRun(run: FinishedRun): number {
   // SIGINT reaches the runner too, which then exits 130 itself.
   if (run.stoppedBy !== null && run.stoppedBy !== 'SIGINT') return exitCodeForSignal(run.stoppedBy);
+  if (run.runnerKilledBy) return exitCodeForSignal(run.runnerKilledBy);
   if (run.stoppedBy === 'SIGINT' || run.runnerCode === 130) return 130;
+  // The runner stopped by a signal sent to it alone (support/lifecycle/termination.ts): its code stands.
+  if (run.runnerCode === exitCodeForSignal('SIGTERM') || run.runnerCode === exitCodeForSignal('SIGHUP'))
+    return run.runnerCode;
   // Global setup's configuration errors: no test ran, the reports are not this run's.
   if (run.runnerCode === ExitCode.usage) return ExitCode.usage;
   if (run.nonConformance) return ExitCode.nonConformance;
@@ -56,4 +62,13 @@ export function nonConformanceRecorded(outputDir: string): boolean {
     // Not written (a --reporter that replaces the configured ones, --list): the runner's code decides.
     return false;
   }
+}
+
+/** The line printed when the runner was killed outright: it could print nothing itself. */
+export function killedRunnerLine(signal: NodeJS.Signals, pid: number | undefined): string {
+  return (
+    `collect-conformance: the test runner${pid ? ` (pid ${pid})` : ''} was killed by ${signal}: ` +
+    'the run did not finish, its reports are incomplete and its cleanup did not run ' +
+    '(the next run with the same output directory deletes the customers it left)'
+  );
 }

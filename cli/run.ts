@@ -17,9 +17,9 @@ import { propertySettings } from '../support/generation/property-settings.ts';
 import { markerFileName, transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
-import { checkPassThrough, checkRegExp, checkReporters } from './playwright-options.ts';
+import { checkPassThrough, checkRegExp, checkReporters, shardProblem } from './playwright-options.ts';
 import { runPlaywright } from './playwright-child.ts';
-import { exitCodeOfRun, forgetEarlierVerdicts, nonConformanceRecorded } from './run-exit-code.ts';
+import { exitCodeOfRun, forgetEarlierVerdicts, killedRunnerLine, nonConformanceRecorded } from './run-exit-code.ts';
 
 export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 export const playwrightConfig = resolve(packageRoot, 'playwright.config.ts');
@@ -73,14 +73,6 @@ function workersProblem(value: string): string | undefined {
     if (error instanceof ConfigError) return error.message.replace(/^PCS_WORKERS: /, '');
     throw error;
   }
-}
-
-function shardProblem(value: string): string | undefined {
-  const match = /^(\d+)\/(\d+)$/.exec(value);
-  if (!match) return `must be i/n, e.g. 1/3, got "${value.slice(0, 40)}"`;
-  const index = Number(match[1]);
-  const total = Number(match[2]);
-  return index >= 1 && total >= 1 && index <= total ? undefined : `must satisfy 1 <= i <= n, got ${value}`;
 }
 
 const isConsoleReporter = (name: string): boolean => name === 'list' || name === 'line' || name === 'dot';
@@ -212,13 +204,16 @@ export async function run(argv: string[]): Promise<number> {
   }
   const outputDir = env.PCS_OUTPUT_DIR!;
   forgetEarlierVerdicts(outputDir);
-  const { code, stoppedBy } = await runPlaywright(
+  const { code, stoppedBy, killedBy, pid } = await runPlaywright(
     process.execPath,
     [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest)],
     withTypeScriptLoader(env),
   );
+  // After a newline: the console reporter may have been in the middle of a line of dots.
+  if (killedBy !== null && stoppedBy === null) process.stderr.write(`\n${killedRunnerLine(killedBy, pid)}\n`);
   return exitCodeOfRun({
     runnerCode: code,
+    runnerKilledBy: killedBy,
     stoppedBy,
     nonConformance: nonConformanceRecorded(outputDir),
     targetUnavailable: existsSync(resolve(outputDir, markerFileName)),

@@ -644,4 +644,48 @@ describe('a terminated run (SIGTERM, a killed command) cleans up like Ctrl-C', (
       await mock.close();
     }
   });
+
+  test('SIGTERM to the runner alone: teardown runs, the command exits 143, not 130 (issue 21, item 4)', {
+    timeout: 180_000,
+  }, async () => {
+    const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
+    const outputDir = join(scratch, 'sigterm-runner');
+    const ledger = join(outputDir, 'created-customers.jsonl');
+    try {
+      const run = await command(mock, outputDir, selection);
+      await untilCustomerExists(ledger, run.output);
+      process.kill(runnerPid(ledger), 'SIGTERM');
+      const code = await run.exited;
+      assert.equal(code, 143, run.output());
+      assert.equal(mock.mock.stores.sandbox.customers.size, 0, `customers left on the target:\n${run.output()}`);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('the runner killed outright (kill -9): the command exits 137 and says in one line that the run was killed', {
+    timeout: 180_000,
+  }, async () => {
+    const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
+    const outputDir = join(scratch, 'killed-runner');
+    const ledger = join(outputDir, 'created-customers.jsonl');
+    try {
+      const run = await command(mock, outputDir, selection);
+      await untilCustomerExists(ledger, run.output);
+      process.kill(runnerPid(ledger), 'SIGKILL');
+      const code = await run.exited;
+      assert.equal(code, 137, run.output());
+      const said = run
+        .output()
+        .split('\n')
+        .filter((line) => /was killed by SIGKILL/.test(line));
+      assert.equal(said.length, 1, run.output());
+      assert.match(
+        said[0]!,
+        /^collect-conformance: the test runner \(pid \d+\) was killed by SIGKILL: the run did not/,
+      );
+    } finally {
+      await mock.close();
+    }
+  });
 });

@@ -188,6 +188,12 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       /^collect-conformance: unknown Playwright option --frobnicate after --/,
     ],
     ["--grep '('", ['--grep', '('], {}, /^collect-conformance: --grep: "\(" is not a valid regular expression/],
+    [
+      '-- --shard 3/2 (issue 21, item 4: Playwright prints 11 lines and exits 1)',
+      ['--', '--shard', '3/2'],
+      {},
+      /^collect-conformance: --shard after --: must satisfy 1 <= i <= n, got 3\/2$/,
+    ],
     ['-- -g "["', ['--', '-g', '['], {}, /^collect-conformance: -g after --: "\[" is not a valid regular expression/],
     [
       '-- --trace sometimes',
@@ -307,6 +313,9 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       ['--config', 'other.config.ts'],
       ['(unclosed'],
       ['--reporter', 'nope-reporter'],
+      ['--shard', '3/2'],
+      ['--shard=0/2'],
+      ['--shard', 'half'],
     ]) {
       assert.throws(
         () => checkPassThrough(args),

@@ -37,6 +37,13 @@ test('configuration errors and signals come first', () => {
   assert.equal(exitCodeOfRun({ ...finished, stoppedBy: 'SIGINT', runnerCode: 130, nonConformance: true }), 130);
 });
 
+test('a signal that reached the runner alone keeps its code; a runner killed outright gives 128 + its signal', () => {
+  // support/lifecycle/termination.ts makes the runner exit 143 or 129 after its cleanup.
+  assert.equal(exitCodeOfRun({ ...finished, runnerCode: 143, nonConformance: true }), 143);
+  assert.equal(exitCodeOfRun({ ...finished, runnerCode: 129 }), 129);
+  assert.equal(exitCodeOfRun({ ...finished, runnerCode: 137, runnerKilledBy: 'SIGKILL', nonConformance: true }), 137);
+});
+
 test("the rule coverage of this run is read; an earlier run's files are forgotten first", () => {
   const dir = mkdtempSync(join(tmpdir(), 'pcs-exit-'));
   try {
