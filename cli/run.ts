@@ -107,7 +107,9 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
       throw new UsageError(`--secret-key-env ${keyVariable}: that environment variable is not set or empty`);
     }
     result.PCS_SECRET_KEY = key;
-  }
+    // Messages and curl lines about the key name the variable the user chose (support/lifecycle/config.ts).
+    result.COLLECT_CONFORMANCE_KEY_VARIABLE = keyVariable;
+  } else delete result.COLLECT_CONFORMANCE_KEY_VARIABLE;
   const reporter = flags.get('reporter');
   if (typeof reporter === 'string' && isConsoleReporter(reporter))
     result.COLLECT_CONFORMANCE_CONSOLE_REPORTER = reporter;

@@ -129,6 +129,15 @@ export function workersSetting(env: Env = process.env): number {
   return Number(value);
 }
 
+/**
+ * The variable the key was read from, for messages about the key: PCS_SECRET_KEY, or the one the
+ * user named with --secret-key-env (the command passes it on in COLLECT_CONFORMANCE_KEY_VARIABLE).
+ */
+export function keyVariableName(env: Env = process.env): string {
+  const named = env.COLLECT_CONFORMANCE_KEY_VARIABLE?.trim();
+  return named && /^[A-Za-z_][A-Za-z0-9_]*$/.test(named) ? named : 'PCS_SECRET_KEY';
+}
+
 /** The one line a configuration error ends in (exit code 2), for code that runs before the command's own handling. */
 export function configErrorLine(error: ConfigError): string {
   return `collect-conformance: configuration error: ${error.message}`;

@@ -13,7 +13,14 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { noteTiming, runTimingFile } from '../../reporters/run-timing.ts';
-import { ConfigError, loadConfig, loadDotEnv, orExitOnConfigError } from './config.ts';
+import {
+  ConfigError,
+  configErrorLine,
+  keyVariableName,
+  loadConfig,
+  loadDotEnv,
+  orExitOnConfigError,
+} from './config.ts';
 import { startMockServer } from '../../mock/server.ts';
 import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCustomers, ledgerPath } from './cleanup.ts';
 import { runStillGoing } from './ledger.ts';
@@ -86,17 +93,25 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   for (const line of carriedOverSummary(carried, ledgerFile)) process.stdout.write(`collect-conformance: ${line}\n`);
 
   const probe = await probeTarget(
-    baseUrl,
-    secretKey,
-    suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null),
+    {
+      baseUrl,
+      secretKey,
+      currencyId: suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null),
+      balanceId: suite.balanceId ?? (Number(process.env.PCS_BALANCE_ID) || null),
+      keyVariable: keyVariableName(),
+    },
     settings,
   );
   if (!probe.ok) {
-    process.stderr.write(`collect-conformance: ${probe.message}\n`);
     await closeMock?.();
+    if ('variable' in probe) {
+      process.stderr.write(`${configErrorLine(new ConfigError(probe.variable, probe.problem))}\n`);
+      process.exit(configErrorExitCode);
+    }
+    process.stderr.write(`collect-conformance: ${probe.message}\n`);
     process.exit(targetUnavailableExitCode);
   }
-  if (probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
+  if (probe.ok && probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
   // A fresh timeline for this run (npm run bench reads it).
   rmSync(runTimingFile(), { force: true });
   noteTiming({ setupStarted, setupEnded: Date.now() });

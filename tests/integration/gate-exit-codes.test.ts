@@ -1,13 +1,16 @@
 /**
  * The exit code a CI gate reads, from the command run as a user runs it (issue 21, item 1):
  * against a target that breaks a rule and also answers a few 503s, the run exits 1
- * (non-conformance), not 3 (target unavailable).
+ * (non-conformance), not 3 (target unavailable). A wrong key or a wrong host is told apart by
+ * the preflight in seconds (item 3): exit 2, one line.
  *
  *   node --import tsx --test tests/integration/gate-exit-codes.test.ts
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../../mock/server.ts';
@@ -37,5 +40,68 @@ test('a broken rule with 503s on the side exits 1, not 3', { timeout: 180_000 },
     assert.equal(result.code, 1, result.stderr.slice(-2000));
   } finally {
     await mock.close();
+  }
+});
+
+/** The lines the command itself printed (Playwright's and npm's aside). */
+const ownLines = (text: string) => text.split('\n').filter((line) => line.startsWith('collect-conformance:'));
+
+test('a wrong key against a conforming target: exit 2 in seconds, naming the variable it came from', {
+  timeout: 60_000,
+}, async () => {
+  const mock = await startMockServer();
+  try {
+    const started = Date.now();
+    const wrongKey = 'sk_sandbox_not_the_right_one_0042';
+    const result = await runCommand(
+      [
+        ...['--base-url', mock.sandboxBaseUrl, '--secret-key-env', 'HOLD_KEY', '--balance-id', '1'],
+        ...['--currency-id', '1', '--output', join(scratch, 'wrong-key')],
+      ],
+      { HOLD_KEY: wrongKey },
+    );
+    assert.equal(result.code, 2, result.stdout.slice(-1500) + result.stderr);
+    assert.ok(Date.now() - started < 30_000, 'in seconds, not minutes');
+    const lines = ownLines(result.stderr);
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(
+      lines[0]!,
+      new RegExp(
+        '^collect-conformance: configuration error: HOLD_KEY: ' +
+          'the target refused this key with 401 on GET /v1/currencies/1 and GET /v1/balances/1',
+      ),
+    );
+    assert.doesNotMatch(result.stdout + result.stderr, new RegExp(wrongKey), 'the key is not printed');
+    assert.doesNotMatch(result.stdout, /passed|failed/, 'no test ran');
+  } finally {
+    await mock.close();
+  }
+});
+
+test('a host that answers 404 to everything: exit 2 in seconds, with what was tried', { timeout: 60_000 }, async () => {
+  const server = createServer((_request, response) => response.writeHead(404).end('Not Found'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  try {
+    const started = Date.now();
+    const result = await runCommand(['--base-url', base, '--output', join(scratch, 'not-this-api')], {
+      PCS_SECRET_KEY: 'sk_sandbox_somewhere_else_0001',
+      PCS_BALANCE_ID: '7',
+      PCS_CURRENCY_ID: '3',
+    });
+    assert.equal(result.code, 2, result.stdout.slice(-1500) + result.stderr);
+    assert.ok(Date.now() - started < 30_000, 'in seconds, not minutes');
+    const lines = ownLines(result.stderr);
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(
+      lines[0]!,
+      new RegExp(
+        `^collect-conformance: configuration error: PCS_BASE_URL: ${base} does not serve this API: ` +
+          'GET /api/v1/currencies/3 and GET /api/v1/balances/7 answered 404, and GET /api/v1/currencies/3 ' +
+          'answered 404 without a key too',
+      ),
+    );
+  } finally {
+    server.close();
   }
 });
