@@ -13,7 +13,8 @@ import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } 
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
 import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
-import { propertySettings } from '../support/generation/property-settings.ts';
+import { propertyPathPattern, propertySettings } from '../support/generation/property-settings.ts';
+import { invocationPrefix, invocationVariable } from '../support/generation/replay-command.ts';
 import { markerFileName, transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
@@ -55,8 +56,9 @@ export const runFlags: FlagSpec[] = [
   {
     name: 'path',
     value: true,
+    // As PCS_PATH: a stateful test's path carries "~" and the commands that ran (the replay line prints it so).
     check: (value) =>
-      /^\d+(:\d+)*$/.test(value) ? undefined : `must be a fast-check path like 3:1:0, got "${value.slice(0, 40)}"`,
+      propertyPathPattern.test(value) ? undefined : `must be a path like 3:1:0 as printed, got "${value.slice(0, 40)}"`,
   },
   { name: 'reporter', value: true },
   { name: 'output', value: true },
@@ -195,6 +197,9 @@ export async function run(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, runFlags);
   loadDotEnv();
   const env = environmentFromFlags(flags, process.env);
+  // A failed property's replay line repeats this command as typed (support/generation/replay-command.ts).
+  const installed = packageRoot.split(/[\\/]/).includes('node_modules');
+  env[invocationVariable] = JSON.stringify({ prefix: invocationPrefix(process.env, installed), args: argv });
   try {
     validateRun(flags, rest, env);
   } catch (error) {

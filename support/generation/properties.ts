@@ -29,6 +29,7 @@ import type { RuleKind } from '../../contract/rules.ts';
 // The settings are read in their own light module: the command checks them before Playwright starts.
 export { propertySettings, defaultRuns, defaultBudgetMs, type PropertySettings } from './property-settings.ts';
 import { propertySettings, type Env, type PropertySettings } from './property-settings.ts';
+import { recordedInvocation, replayLine } from './replay-command.ts';
 
 /** A rule broken by a generated case: thrown inside a predicate (see holds). */
 export class PropertyViolation extends Error {
@@ -164,7 +165,10 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The replay line: the user's own command with seed, path and title added; the checkout's form when unknown. */
 export function replayCommand(seed: number, path: string, title: string): string {
+  const invocation = recordedInvocation();
+  if (invocation !== undefined) return replayLine(invocation, seed, path, grepFor(title));
   return `PCS_SEED=${seed} PCS_PATH=${shellQuote(path)} npm run conformance -- --grep ${shellQuote(grepFor(title))}`;
 }
 

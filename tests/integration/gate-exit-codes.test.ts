@@ -105,3 +105,43 @@ test('a host that answers 404 to everything: exit 2 in seconds, with what was tr
     server.close();
   }
 });
+
+test('the replay line is the command the user ran, seed and path added, and it replays the failure', {
+  timeout: 240_000,
+}, async () => {
+  const mock = await startMockServer({ mutant: 'createTransaction.echo.amount' });
+  try {
+    const env = { HOLD_KEY: mock.sandboxKey, PCS_RUNS: '20' };
+    const userArgs = [
+      ...['--base-url', mock.sandboxBaseUrl, '--secret-key-env', 'HOLD_KEY', '--reporter', 'line'],
+      ...['--grep', 'property: any valid creation body gives', '--output', join(scratch, 'replay-first')],
+    ];
+    const first = await runCommand(userArgs, env);
+    assert.equal(first.code, 1, first.stdout.slice(-1500) + first.stderr);
+    const replay = /replay: (.*)/.exec(first.stdout)?.[1];
+    assert.ok(replay, first.stdout.slice(-3000));
+    assert.match(
+      replay,
+      new RegExp(
+        `^npm run conformance -- --base-url ${mock.sandboxBaseUrl} --secret-key-env HOLD_KEY --reporter line ` +
+          `--output \\S+ --seed -?\\d+ --path \\S+ --grep '`,
+      ),
+    );
+    assert.match(first.stdout, /-H "Authorization: Bearer \$HOLD_KEY"/, 'curl names the variable the user chose');
+    assert.doesNotMatch(first.stdout, /\$PCS_SECRET_KEY/);
+    // The line, as a shell would split it, run again: the same failure.
+    const words = [...replay.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((match) =>
+      match[1] !== undefined ? match[1].replace(/'\\''/g, "'") : match[2]!,
+    );
+    assert.deepEqual(words.slice(0, 4), ['npm', 'run', 'conformance', '--']);
+    const again = await runCommand(
+      words.slice(4).map((word) => (word.endsWith('replay-first') ? join(scratch, 'replay-again') : word)),
+      env,
+    );
+    assert.equal(again.code, 1, again.stdout.slice(-1500) + again.stderr);
+    assert.match(again.stdout, /1 failed/);
+    assert.match(again.stdout, /TXN-CREATE-ECHO \(documented\) violated by createTransaction/);
+  } finally {
+    await mock.close();
+  }
+});
