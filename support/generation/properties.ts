@@ -30,6 +30,7 @@ import type { RuleKind } from '../../contract/rules.ts';
 export { propertySettings, defaultRuns, defaultBudgetMs, type PropertySettings } from './property-settings.ts';
 import { propertySettings, type Env, type PropertySettings } from './property-settings.ts';
 import { recordedInvocation, replayLine } from './replay-command.ts';
+import { withoutFrames } from '../judgment/frameless.ts';
 
 /** A rule broken by a generated case: thrown inside a predicate (see holds). */
 export class PropertyViolation extends Error {
@@ -42,6 +43,8 @@ export class PropertyViolation extends Error {
   ) {
     const text = ruleFailureMessage(ruleId, exchange, violations);
     super(precondition ? `precondition failed: ${text}` : text);
+    // A verdict on the target: no code frame of the suite under it (support/judgment/frameless.ts).
+    withoutFrames(this);
   }
 }
 
@@ -405,7 +408,8 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
         process.stderr.write(
           `${message}\n\n${exchanges.map((exchange) => indent(formatExchange(exchange), '  ')).join('\n\n')}\n`,
         );
-      throw new Error(message);
+      // A broken rule is a verdict on the target: its message, without a code frame of this file.
+      throw failed.error instanceof PropertyViolation ? withoutFrames(new Error(message)) : new Error(message);
     }
     return outcome;
   } finally {

@@ -38,6 +38,21 @@ test('a broken rule with 503s on the side exits 1, not 3', { timeout: 180_000 },
     };
     assert.ok(coverage.totals.fail > 0, 'the coverage holds a broken rule');
     assert.equal(result.code, 1, result.stderr.slice(-2000));
+    // The last screen names the broken rule with its location, expected and actual (item 5) ...
+    const lastLines = result.stdout.trimEnd().split('\n').slice(-8).join('\n');
+    assert.match(lastLines, /^collect-conformance: summary: 1 rule broken \(❌\); \d+ tests: /m, lastLines);
+    assert.match(
+      lastLines,
+      new RegExp(
+        String.raw`^ {2}❌ TXN-CREATE-ECHO \(documented\) createTransaction: ` +
+          String.raw`body /amount: expected \d+ \(number\), actual \d+ \(number\) \(\d+ tests?\)$`,
+        'm',
+      ),
+    );
+    assert.match(lastLines, /^ {2}🔌 target unavailable: \d+ rules? could not be decided$/m);
+    assert.match(lastLines, /^ {2}matrix: \S+conformance-matrix\.md {2}rule coverage: \S+rule-coverage\.md$/m);
+    // ... and no failure shows a code frame of the suite's own files.
+    assert.doesNotMatch(result.stdout, /expect-rule\.ts|properties\.ts:\d+|^\s*> \d+ \|/m);
   } finally {
     await mock.close();
   }
