@@ -20,6 +20,8 @@ Run flags (each maps onto a variable; flags win over the environment, which wins
   --workers N             PCS_WORKERS      parallel workers (default 2)
   --output DIR            PCS_OUTPUT_DIR   where reports go (default ./reports)
   --grep PATTERN          run tests whose title or tags match (tags: @documented, @inferred, @quirk, @<RULE-ID>)
+  --operation ID          run every test that calls operation ID (getBalance, createTransaction, ...), property
+                          and stateful tests included; repeatable, or comma-separated
   --documented-only       run only checks of documented rules (@documented)
   --strict                PCS_STRICT=yes   inputs the reference leaves open only to a lenient reading (null as
                           "not given", coercion, another Content-Type, its prose read as a constraint) must be refused

@@ -18,6 +18,7 @@ import { invocationPrefix, invocationVariable } from '../support/generation/repl
 import { markerFileName, transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
+import { operationPattern, parseOperations } from './operation-selection.ts';
 import { checkPassThrough, checkRegExp, checkReporters, shardProblem } from './playwright-options.ts';
 import { runPlaywright } from './playwright-child.ts';
 import { exitCodeOfRun, forgetEarlierVerdicts, killedRunnerLine, nonConformanceRecorded } from './run-exit-code.ts';
@@ -44,6 +45,7 @@ export const runFlags: FlagSpec[] = [
   { name: 'balance-id', value: true, check: positiveIntegerCheck },
   { name: 'currency-id', value: true, check: positiveIntegerCheck },
   { name: 'grep', value: true },
+  { name: 'operation', value: true, repeatable: true, check: (value) => operationProblem(value) },
   { name: 'documented-only', value: false },
   { name: 'strict', value: false },
   { name: 'shard', value: true, check: (value) => shardProblem(value) },
@@ -79,11 +81,34 @@ function workersProblem(value: string): string | undefined {
 
 const isConsoleReporter = (name: string): boolean => name === 'list' || name === 'line' || name === 'dot';
 
-/** A regular expression matching tests that carry @documented and, when given, the user's pattern. */
-export function grepPattern(grep: string | undefined, documentedOnly: boolean): string | undefined {
-  if (!documentedOnly) return grep;
-  if (grep === undefined) return '@documented';
-  return `(?=.*@documented)(?=.*(?:${grep}))`;
+function operationProblem(value: string): string | undefined {
+  try {
+    parseOperations([value]);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message.replace(/^--operation: /, '');
+    throw error;
+  }
+}
+
+/**
+ * A regular expression matching tests that carry @documented (--documented-only), the user's pattern
+ * (--grep) and a rule or the name of one of the operations (--operation): each given condition, by lookahead.
+ */
+export function grepPattern(
+  grep: string | undefined,
+  documentedOnly: boolean,
+  operationIds: readonly string[] = [],
+): string | undefined {
+  const conditions = [
+    ...(documentedOnly ? ['@documented'] : []),
+    ...(grep !== undefined ? [grep] : []),
+    ...(operationIds.length > 0 ? [operationPattern(operationIds)] : []),
+  ];
+  if (conditions.length === 0) return undefined;
+  if (conditions.length === 1 && grep === undefined) return conditions[0];
+  if (conditions.length === 1) return grep;
+  return conditions.map((condition) => `(?=.*(?:${condition}))`).join('');
 }
 
 /** Applies the flags to an environment (a copy of process.env): flags win. */
@@ -124,7 +149,12 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
 
 export function playwrightArguments(flags: Map<string, string | true>, rest: string[]): string[] {
   const args = ['test', '--config', playwrightConfig];
-  const grep = grepPattern(flags.get('grep') as string | undefined, flags.get('documented-only') === true);
+  const operationFlag = flags.get('operation');
+  const grep = grepPattern(
+    flags.get('grep') as string | undefined,
+    flags.get('documented-only') === true,
+    typeof operationFlag === 'string' ? parseOperations([operationFlag]) : [],
+  );
   if (grep !== undefined) args.push('--grep', grep);
   const shard = flags.get('shard');
   if (typeof shard === 'string') args.push('--shard', shard);

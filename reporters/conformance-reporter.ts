@@ -191,7 +191,9 @@ export default class ConformanceReporter implements Reporter {
       html: shown(join(this.outputDir, 'html', 'index.html')),
       allureResults: shown(allureResultsDirOf({ ...process.env, PCS_OUTPUT_DIR: this.outputDir })),
     });
-    process.stdout.write(`\n${redact(runSummary.join('\n'))}\n`);
+    // --list runs nothing: there is nothing to sum up.
+    const ran = this.suite.allTests().some((test) => test.results.length > 0);
+    if (ran) process.stdout.write(`\n${redact(runSummary.join('\n'))}\n`);
     noteTiming(
       { firstTestBegan: this.firstTestBegan, lastTestEnded: this.lastTestEnded, reportersEnded: Date.now() },
       runTimingFile({ PCS_OUTPUT_DIR: this.outputDir }),

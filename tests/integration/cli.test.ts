@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../../cli/args.ts';
 import { checkPassThrough, checkReporters } from '../../cli/playwright-options.ts';
+import { parseOperations } from '../../cli/operation-selection.ts';
 import {
   environmentFromFlags,
   grepPattern,
@@ -91,6 +92,32 @@ test('--documented-only selects @documented, combined with --grep by lookahead',
   const { flags } = parseArgs(['--shard', '2/3', '--reporter', 'json', '--documented-only'], runFlags);
   const args = playwrightArguments(flags, []);
   assert.deepEqual(args.slice(3), ['--grep', '@documented', '--shard', '2/3', '--reporter', 'json']);
+});
+
+test('--operation selects every test that calls the operation, property tests included (issue 21, item 8)', () => {
+  const pattern = new RegExp(grepPattern(undefined, false, parseOperations(['getBalance']))!);
+  const file = 'conformance balances-and-currencies.spec.ts ';
+  // An operation's own rules select its stateful and property tests, whatever their titles say.
+  assert.ok(pattern.test(`${file}stateful: random sequences (documented rules) @documented @BALANCE-ARRAY`));
+  assert.ok(pattern.test(`${file}property: random balance ids never give a 5xx @inferred @UNKNOWN-ID-NOT-5XX`));
+  assert.ok(pattern.test(`${file}getBalance: GET /balances/{id} an existing balance @inferred @BALANCE-2XX`));
+  // A rule shared with other operations selects only the tests that name this one or its resource.
+  assert.ok(!pattern.test(`${file}getCurrency: GET /currencies/{id} Content-Type @documented @JSON-CONTENT-TYPE`));
+  assert.ok(!pattern.test(`${file}deleteCustomer an existing customer is deleted @documented @CUSTOMER-DELETE-204`));
+  const combined = new RegExp(grepPattern('Content-Type', true, parseOperations(['getBalance,getCurrency']))!);
+  assert.ok(combined.test('getCurrency: GET /currencies/{id} declares Content-Type @documented @JSON-CONTENT-TYPE'));
+  assert.ok(!combined.test('getCurrency: GET /currencies/{id} an existing currency @inferred @CURRENCY-2XX'));
+  assert.throws(() => parseOperations(['getBalanse']), /did you mean getBalance\?/);
+  const { flags } = parseArgs(['--operation', 'getBalance', '--operation=getCurrency'], runFlags);
+  assert.equal(flags.get('operation'), 'getBalance,getCurrency');
+
+  const listed = cli(['--operation', 'getBalance', '--list', '--reporter', 'list']);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /properties\/positive\.spec\.ts.*the configured balance id always gives/);
+  assert.match(listed.stdout, /properties\/negative\.spec\.ts.*random balance ids never give a 5xx/);
+  assert.match(listed.stdout, /properties\/stateful\.spec\.ts/);
+  assert.doesNotMatch(listed.stdout, /delete-customer\.spec\.ts|getCurrency: GET/);
+  assert.match(cli(['--help']).stdout, /--operation ID/);
 });
 
 test('--reporter dot swaps the console output only: the report files are still written', () => {

@@ -11,7 +11,7 @@ import { buildCoverage, totalsOf, type TestRecord } from '../../reporters/confor
 import { failureGist, renderRunSummary } from '../../reporters/run-summary.ts';
 import { withoutFrames, withoutSuiteFrames } from '../../support/judgment/frameless.ts';
 
-const rule = (id: string, operations: string[]): Rule => ({
+const rule = (id: string, operations: Rule['operations']): Rule => ({
   id,
   kind: 'documented',
   section: 's',
