@@ -32,7 +32,7 @@ export function parseOperations(values: readonly string[]): string[] {
   return [...new Set(ids)];
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The resource an operation's path names last (/balances/{id}: balance, balances), as test titles name it. */
 export function resourceWords(id: string): string[] {
@@ -45,7 +45,7 @@ export function resourceWords(id: string): string[] {
   return [segment.replace(/ies$/, 'y').replace(/s$/, ''), segment];
 }
 
-const tagOf = (ids: readonly string[]): string => `@(?:${ids.map(escape).join('|')})(?=\\s|$)`;
+const tagOf = (ids: readonly string[]): string => `@(?:${ids.map(escapeRegExp).join('|')})(?=\\s|$)`;
 
 /**
  * A regular expression (Playwright's --grep) matching the tests that call any of the operations:
@@ -57,10 +57,10 @@ export function operationPattern(ids: readonly string[]): string {
   const concerned = rules.filter((rule) => rule.operations.some((id) => ids.includes(id)));
   const own = concerned.filter((rule) => rule.operations.every((id) => ids.includes(id))).map((rule) => rule.id);
   const shared = concerned.filter((rule) => !own.includes(rule.id)).map((rule) => rule.id);
-  const alternatives = ids.map((id) => `\\b${escape(id)}\\b`);
+  const alternatives = ids.map((id) => `\\b${escapeRegExp(id)}\\b`);
   if (own.length > 0) alternatives.unshift(tagOf(own));
   if (shared.length > 0) {
-    const words = [...new Set(ids.flatMap(resourceWords))].map(escape).join('|');
+    const words = [...new Set(ids.flatMap(resourceWords))].map(escapeRegExp).join('|');
     // A word of a title, not of the spec file's name (balances-and-currencies.spec.ts), which the title path holds.
     alternatives.push(`(?=.*${tagOf(shared)})(?=.*\\b(?:${words})(?![\\w-]))`);
   }
