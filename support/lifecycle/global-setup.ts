@@ -125,7 +125,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
       { ...settings, maxRps: transportVariables().maxRps },
       ledgerFile,
     );
-    const summary = cleanupSummary(result);
+    const summary = cleanupSummary(result, carried.sameTarget.length);
     if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
     await closeMock?.();
   };

@@ -147,7 +147,12 @@ describe('run ledger', () => {
       assert.deepEqual(result.failed, []);
       assert.deepEqual([...store.customers.keys()], [keep.id], 'only the customer the run did not create remains');
       assert.deepEqual(leftoverCustomers(file), []);
-      assert.match(cleanupSummary(result) ?? '', /deleted 3 leftover customer\(s\); 1 already gone/);
+      assert.match(cleanupSummary(result) ?? '', /deleted 3 customer\(s\): 3 this run created; 1 already gone/);
+      // Issue 21, item 9: whose customers they were.
+      assert.match(
+        cleanupSummary(result, 1) ?? '',
+        /deleted 3 customer\(s\): 2 this run created, 1 left by an earlier run/,
+      );
     } finally {
       await mock.close();
     }
@@ -243,7 +248,11 @@ describe('an interrupted run', () => {
           `${existsSync(ledger) ? readFileSync(ledger, 'utf8') : 'none'}\n${output}`,
       );
       assert.deepEqual(leftoverCustomers(ledger), []);
-      assert.match(output, /cleanup: deleted 1 leftover customer/, `global teardown did the deleting:\n${output}`);
+      assert.match(
+        output,
+        /cleanup: deleted 1 customer\(s\): 1 this run created/,
+        `global teardown did the deleting:\n${output}`,
+      );
     } finally {
       await mock.close();
     }
@@ -486,7 +495,7 @@ describe('leftovers of a run killed before its teardown', () => {
             String.raw`that was stopped before its cleanup \(\d+, \d+ \(run cc-killed\)\)`,
         ),
       );
-      assert.match(run.output(), /cleanup: deleted 2 leftover customer\(s\)/);
+      assert.match(run.output(), /cleanup: deleted 2 customer\(s\): 2 left by an earlier run/);
       assert.deepEqual(
         [...store.customers.keys()].filter((id) => left.some((customer) => customer.id === id)),
         [],

@@ -95,3 +95,8 @@ test('every documented operation is exercised by some test', () => {
     assert.ok(covered, `${op.id} has no test`);
   }
 });
+
+test('test titles read right: no "an" before a consonant ("an non-numeric"; issue 21, item 9)', () => {
+  const wrong = specs.map((spec) => spec.title).filter((title) => /\ban (?![aeiouhAEIOUH])/.test(title));
+  assert.deepEqual(wrong, []);
+});
