@@ -18,6 +18,22 @@ for (const name of ['NODE_DEBUG', 'NODE_DEBUG_NATIVE']) {
   }
 }
 
+// A debugger attached through the inspector reads the environment, the key included; with
+// --inspect-brk this process already waited for one before it got here.
+const inspectorFlag = (process.env.NODE_OPTIONS ?? '')
+  .split(/\s+/)
+  .map((token) => token.replace(/^["']/, '').split('=')[0].replace(/_/g, '-'))
+  .find((name) => /^--(inspect(-brk|-wait|-port)?|debug-port)$/.test(name));
+const { url: inspectorUrl } = await import('node:inspector');
+if (runsTheSuite && (inspectorFlag !== undefined || inspectorUrl() !== undefined)) {
+  process.stderr.write(
+    `collect-conformance: configuration error: ${inspectorFlag ? 'NODE_OPTIONS' : 'the Node inspector'}: ` +
+      `${inspectorFlag ?? 'is open'}: a debugger attached through the inspector reads the environment, ` +
+      'the key included; remove it to run the suite\n',
+  );
+  process.exit(2);
+}
+
 const { register } = await import('tsx/esm/api');
 register();
 const { main } = await import('../cli/collect-conformance.ts');

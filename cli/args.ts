@@ -13,6 +13,8 @@ export interface FlagSpec {
   value: boolean;
   /** Checks the value; returns a problem sentence, or undefined when fine. */
   check?: (value: string) => string | undefined;
+  /** May be given more than once (--operation a --operation b): the values are joined with commas. */
+  repeatable?: boolean;
 }
 
 export interface ParsedArgs {
@@ -34,7 +36,7 @@ export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
     const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
     const spec = byName.get(name);
     if (!spec) throw new UsageError(`unknown flag --${name.slice(0, 40)} (see --help)`);
-    if (flags.has(name)) throw new UsageError(`--${name} is given twice`);
+    if (flags.has(name) && !spec.repeatable) throw new UsageError(`--${name} is given twice`);
     if (!spec.value) {
       if (equals !== -1) throw new UsageError(`--${name} takes no value`);
       flags.set(name, true);
@@ -49,7 +51,8 @@ export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
     if (value === undefined || value === '') throw new UsageError(`--${name} needs a value (see --help)`);
     const problem = spec.check?.(value);
     if (problem) throw new UsageError(`--${name}: ${problem}`);
-    flags.set(name, value);
+    const earlier = flags.get(name);
+    flags.set(name, typeof earlier === 'string' ? `${earlier},${value}` : value);
   }
   return { flags, rest: [] };
 }

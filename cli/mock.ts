@@ -12,6 +12,9 @@ const portCheck = (value: string): string | undefined =>
     ? undefined
     : `must be a port number from 0 to 65535, got "${value.slice(0, 40)}"`;
 
+/** How often the mock checks that the process that started it is still there. */
+const parentCheckMs = 500;
+
 export const mockFlags: FlagSpec[] = [
   { name: 'port', value: true, check: portCheck },
   { name: 'host', value: true },
@@ -59,6 +62,14 @@ export async function mock(argv: string[]): Promise<number> {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    process.once('SIGHUP', stop);
+    // npx passes SIGTERM on to nobody: it exits and leaves the mock serving under init. A mock whose
+    // starter is gone stops, as the run does (support/lifecycle/termination.ts).
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) resolve();
+    }, parentCheckMs);
+    watch.unref();
   });
   await running.close();
   return 0;

@@ -16,16 +16,20 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 export interface ChildOutcome {
-  /** The runner's exit code; 130 when it was ended by a signal. */
+  /** The runner's exit code; 128 + the signal's number when a signal killed it. */
   code: number;
+  /** The signal that killed the runner (kill -9 of the runner: SIGKILL), when one did. */
+  killedBy: NodeJS.Signals | null;
   /** The signal that stopped the command, when one did. */
   stoppedBy: NodeJS.Signals | null;
+  /** The runner's process id. */
+  pid: number | undefined;
 }
 
 const parentCheckMs = 500;
 
 export function exitCodeForSignal(signal: NodeJS.Signals): number {
-  return 128 + (constants.signals[signal] ?? 15);
+  return 128 + (constants.signals[signal] ?? 0);
 }
 
 export async function runPlaywright(
@@ -63,13 +67,17 @@ export async function runPlaywright(
     if (process.ppid !== parent) terminate('SIGTERM');
   }, parentCheckMs);
 
+  let killedBy: NodeJS.Signals | null = null;
   const code = await new Promise<number>((done) => {
     child.on('error', () => done(1));
-    child.on('exit', (exitCode, signal) => done(signal ? 130 : (exitCode ?? 1)));
+    child.on('exit', (exitCode, signal) => {
+      killedBy = signal;
+      done(signal ? exitCodeForSignal(signal) : (exitCode ?? 1));
+    });
   });
   clearInterval(watch);
   process.off('SIGINT', onInterrupt);
   process.off('SIGTERM', onTerminate);
   process.off('SIGHUP', onHangUp);
-  return { code, stoppedBy };
+  return { code, killedBy, stoppedBy, pid: child.pid };
 }

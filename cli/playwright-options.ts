@@ -89,6 +89,15 @@ export function checkReporters(value: string, cwd: string = process.cwd(), what 
 
 const wholeNumber = /^\d{1,9}$/;
 
+/** A shard as --shard takes it (i/n, 1 <= i <= n); Playwright answers a wrong one with an 11-line error. */
+export function shardProblem(value: string): string | undefined {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  if (!match) return `must be i/n, e.g. 1/3, got "${value.slice(0, 40)}"`;
+  const index = Number(match[1]);
+  const total = Number(match[2]);
+  return index >= 1 && total >= 1 && index <= total ? undefined : `must satisfy 1 <= i <= n, got ${value.slice(0, 40)}`;
+}
+
 /** Values Playwright would refuse with a stack trace, or misread. */
 function checkValue(option: DeclaredOption, name: string, value: string, cwd: string): void {
   if (option.argChoices && !option.argChoices.includes(value)) {
@@ -110,6 +119,11 @@ function checkValue(option: DeclaredOption, name: string, value: string, cwd: st
           `${name} after --: must be a positive number of workers or a percentage, got "${value.slice(0, 40)}"`,
         );
       break;
+    case '--shard': {
+      const problem = shardProblem(value);
+      if (problem) throw new UsageError(`${name} after --: ${problem}`);
+      break;
+    }
     case '--retries':
     case '--repeat-each':
     case '--max-failures':

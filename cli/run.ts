@@ -5,19 +5,23 @@
  * and turns the outcome into an exit code: 0 pass, 1 non-conformance, 2 usage or
  * configuration error, 3 target unavailable.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } from '../support/lifecycle/config.ts';
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
+import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
-import { propertySettings } from '../support/generation/property-settings.ts';
-import { transportVariables } from '../support/http/transport.ts';
+import { propertyPathPattern, propertySettings } from '../support/generation/property-settings.ts';
+import { invocationPrefix, invocationVariable } from '../support/generation/replay-command.ts';
+import { markerFileName, transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
-import { checkPassThrough, checkRegExp, checkReporters } from './playwright-options.ts';
-import { exitCodeForSignal, runPlaywright } from './playwright-child.ts';
+import { operationPattern, parseOperations } from './operation-selection.ts';
+import { checkPassThrough, checkRegExp, checkReporters, shardProblem } from './playwright-options.ts';
+import { runPlaywright } from './playwright-child.ts';
+import { exitCodeOfRun, forgetEarlierVerdicts, killedRunnerLine, nonConformanceRecorded } from './run-exit-code.ts';
 
 export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 export const playwrightConfig = resolve(packageRoot, 'playwright.config.ts');
@@ -49,6 +53,7 @@ export const runFlags: FlagSpec[] = [
   { name: 'balance-id', value: true, check: positiveIntegerCheck },
   { name: 'currency-id', value: true, check: positiveIntegerCheck },
   { name: 'grep', value: true },
+  { name: 'operation', value: true, repeatable: true, check: (value) => operationProblem(value) },
   { name: 'documented-only', value: false },
   { name: 'strict', value: false },
   { name: 'shard', value: true, check: (value) => shardProblem(value) },
@@ -61,8 +66,9 @@ export const runFlags: FlagSpec[] = [
   {
     name: 'path',
     value: true,
+    // As PCS_PATH: a stateful test's path carries "~" and the commands that ran (the replay line prints it so).
     check: (value) =>
-      /^\d+(:\d+)*$/.test(value) ? undefined : `must be a fast-check path like 3:1:0, got "${value.slice(0, 40)}"`,
+      propertyPathPattern.test(value) ? undefined : `must be a path like 3:1:0 as printed, got "${value.slice(0, 40)}"`,
   },
   { name: 'reporter', value: true },
   { name: 'output', value: true },
@@ -81,21 +87,36 @@ function workersProblem(value: string): string | undefined {
   }
 }
 
-function shardProblem(value: string): string | undefined {
-  const match = /^(\d+)\/(\d+)$/.exec(value);
-  if (!match) return `must be i/n, e.g. 1/3, got "${value.slice(0, 40)}"`;
-  const index = Number(match[1]);
-  const total = Number(match[2]);
-  return index >= 1 && total >= 1 && index <= total ? undefined : `must satisfy 1 <= i <= n, got ${value}`;
-}
-
 const isConsoleReporter = (name: string): boolean => name === 'list' || name === 'line' || name === 'dot';
 
-/** A regular expression matching tests that carry @documented and, when given, the user's pattern. */
-export function grepPattern(grep: string | undefined, documentedOnly: boolean): string | undefined {
-  if (!documentedOnly) return grep;
-  if (grep === undefined) return '@documented';
-  return `(?=.*@documented)(?=.*(?:${grep}))`;
+function operationProblem(value: string): string | undefined {
+  try {
+    parseOperations([value]);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message.replace(/^--operation: /, '');
+    throw error;
+  }
+}
+
+/**
+ * A regular expression matching tests that carry @documented (--documented-only), the user's pattern
+ * (--grep) and a rule or the name of one of the operations (--operation): each given condition, by lookahead.
+ */
+export function grepPattern(
+  grep: string | undefined,
+  documentedOnly: boolean,
+  operationIds: readonly string[] = [],
+): string | undefined {
+  const conditions = [
+    ...(documentedOnly ? ['@documented'] : []),
+    ...(grep !== undefined ? [grep] : []),
+    ...(operationIds.length > 0 ? [operationPattern(operationIds)] : []),
+  ];
+  if (conditions.length === 0) return undefined;
+  if (conditions.length === 1 && grep === undefined) return conditions[0];
+  if (conditions.length === 1) return grep;
+  return conditions.map((condition) => `(?=.*(?:${condition}))`).join('');
 }
 
 /** Applies the flags to an environment (a copy of process.env): flags win. */
@@ -125,18 +146,28 @@ export function environmentFromFlags(flags: Map<string, string | true>, env: Nod
       throw new UsageError(`--${flag} ${keyVariable}: that environment variable is not set or empty`);
     }
     result[variable] = key;
+    // Messages and curl lines about the key name the variable the user chose (support/lifecycle/config.ts).
+    if (variable === 'PCS_SECRET_KEY') result.COLLECT_CONFORMANCE_KEY_VARIABLE = keyVariable;
   }
+  if (typeof flags.get('secret-key-env') !== 'string') delete result.COLLECT_CONFORMANCE_KEY_VARIABLE;
   const reporter = flags.get('reporter');
   if (typeof reporter === 'string' && isConsoleReporter(reporter))
     result.COLLECT_CONFORMANCE_CONSOLE_REPORTER = reporter;
   const output = flags.get('output');
-  result.PCS_OUTPUT_DIR = resolve(typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports'));
+  const outputDir = typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports');
+  // Set but empty stays empty, so that checkVariableNames refuses it instead of writing into the working directory.
+  result.PCS_OUTPUT_DIR = outputDir.trim() === '' ? outputDir : resolve(outputDir);
   return result;
 }
 
 export function playwrightArguments(flags: Map<string, string | true>, rest: string[]): string[] {
   const args = ['test', '--config', playwrightConfig];
-  const grep = grepPattern(flags.get('grep') as string | undefined, flags.get('documented-only') === true);
+  const operationFlag = flags.get('operation');
+  const grep = grepPattern(
+    flags.get('grep') as string | undefined,
+    flags.get('documented-only') === true,
+    typeof operationFlag === 'string' ? parseOperations([operationFlag]) : [],
+  );
   if (grep !== undefined) args.push('--grep', grep);
   const shard = flags.get('shard');
   if (typeof shard === 'string') args.push('--shard', shard);
@@ -190,6 +221,7 @@ export function profilerArguments(env: NodeJS.ProcessEnv): string[] {
  */
 export function validateRun(flags: Map<string, string | true>, rest: string[], env: NodeJS.ProcessEnv): void {
   refuseLeakingDiagnostics(env);
+  checkVariableNames(env);
   loadConfig(env);
   workersSetting(env);
   transportVariables(env);
@@ -208,6 +240,9 @@ export async function run(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, runFlags);
   loadDotEnv();
   const env = environmentFromFlags(flags, process.env);
+  // A failed property's replay line repeats this command as typed (support/generation/replay-command.ts).
+  const installed = packageRoot.split(/[\\/]/).includes('node_modules');
+  env[invocationVariable] = JSON.stringify({ prefix: invocationPrefix(process.env, installed), args: argv });
   try {
     validateRun(flags, rest, env);
   } catch (error) {
@@ -217,17 +252,20 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const marker = resolve(env.PCS_OUTPUT_DIR!, 'target-unavailable.txt');
-  rmSync(marker, { force: true });
-  const { code, stoppedBy } = await runPlaywright(
+  const outputDir = env.PCS_OUTPUT_DIR!;
+  forgetEarlierVerdicts(outputDir);
+  const { code, stoppedBy, killedBy, pid } = await runPlaywright(
     process.execPath,
     [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest)],
     withTypeScriptLoader(env),
   );
-  // Stopped by SIGTERM or SIGHUP: the runner has cleaned up; exit as a process killed by that signal would (143, 129).
-  if (stoppedBy === 'SIGTERM' || stoppedBy === 'SIGHUP') return exitCodeForSignal(stoppedBy);
-  if (code === ExitCode.usage || code === ExitCode.unavailable) return code;
-  if (existsSync(marker)) return ExitCode.unavailable;
-  if (code === 130) return 130;
-  return code === 0 ? ExitCode.pass : ExitCode.nonConformance;
+  // After a newline: the console reporter may have been in the middle of a line of dots.
+  if (killedBy !== null && stoppedBy === null) process.stderr.write(`\n${killedRunnerLine(killedBy, pid)}\n`);
+  return exitCodeOfRun({
+    runnerCode: code,
+    runnerKilledBy: killedBy,
+    stoppedBy,
+    nonConformance: nonConformanceRecorded(outputDir),
+    targetUnavailable: existsSync(resolve(outputDir, markerFileName)),
+  });
 }

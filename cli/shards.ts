@@ -20,7 +20,8 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } fr
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { markerFilePath } from '../support/http/transport.ts';
-import { allureResultsDirOf, blobDirOf } from '../support/lifecycle/output-directory.ts';
+import { allureResultsDirOf, blobDirOf, outputRootOf } from '../support/lifecycle/output-directory.ts';
+import { exitCodeOfRun, forgetEarlierVerdicts, nonConformanceRecorded } from './run-exit-code.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const playwrightCli = resolve(root, 'node_modules/@playwright/test/cli.js');
@@ -77,6 +78,8 @@ export async function runShard(argv: string[], env: NodeJS.ProcessEnv = process.
   };
   // A blob report from an earlier run in the same folder would be merged as if it were a shard of this one.
   rmSync(blobDir, { recursive: true, force: true });
+  const outputDir = resolve(outputRootOf(env));
+  forgetEarlierVerdicts(outputDir);
   const code = await run(
     process.execPath,
     [
@@ -89,9 +92,13 @@ export async function runShard(argv: string[], env: NodeJS.ProcessEnv = process.
     ],
     childEnv,
   );
-  // Global setup exits 2 or 3 itself; after a run, the transport's marker means the target was unavailable.
-  if (code !== 2 && existsSync(markerFilePath(childEnv))) return 3;
-  return code;
+  // The command's own reading of the outcome: a non-conformance wins over an unavailable target.
+  return exitCodeOfRun({
+    runnerCode: code,
+    stoppedBy: null,
+    nonConformance: nonConformanceRecorded(outputDir),
+    targetUnavailable: existsSync(markerFilePath(childEnv)),
+  });
 }
 
 /** Copies every file of each results folder into one; Allure result files have unique names. */

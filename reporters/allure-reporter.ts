@@ -23,6 +23,7 @@ import {
   type ReporterConfig,
 } from 'allure-js-commons/sdk/reporter';
 import { UnsyncedWriter } from './allure-writer.ts';
+import { brokenRulesOf, labelsAgreeingWithTheMatrix } from './allure-rule-labels.ts';
 import { reportSteps, type PlaywrightAttachment, type StepSink } from './allure-steps.ts';
 import {
   lastSuiteLabels,
@@ -43,7 +44,16 @@ export interface AllureReporterOptions extends ReporterConfig {
 }
 
 /** What the reporter reads of a test's run (a test that never ran is reported with a made-up one). */
-type RunField = 'status' | 'error' | 'attachments' | 'steps' | 'stdout' | 'stderr' | 'startTime' | 'duration';
+type RunField =
+  | 'status'
+  | 'error'
+  | 'errors'
+  | 'attachments'
+  | 'steps'
+  | 'stdout'
+  | 'stderr'
+  | 'startTime'
+  | 'duration';
 type Run = Pick<TestResult, RunField | 'retry' | 'parallelIndex'>;
 
 type Annotations = TestCase['annotations'];
@@ -109,7 +119,7 @@ export default class AllureReporter implements Reporter {
 
   /** The run of a test that never began. */
   private notRun(): Run {
-    const nothing = { attachments: [], steps: [], stdout: [], stderr: [] };
+    const nothing = { attachments: [], steps: [], stdout: [], stderr: [], errors: [] };
     return { status: 'skipped', ...nothing, startTime: this.runStarted, duration: 0, retry: 0, parallelIndex: 0 };
   }
 
@@ -139,8 +149,17 @@ export default class AllureReporter implements Reporter {
       runtime.writeAttachment(uuid, null, name, Buffer.from(text, 'utf-8'), { contentType: ContentType.TEXT });
     }
     reportSteps(run, this.stepSink(uuid), { detail: this.options.detail ?? true, isMessage });
+    // The messages of a failed run: the rules it broke decide its stories (reporters/allure-rule-labels.ts).
+    const broken =
+      run.status === 'failed' || run.status === 'timedOut'
+        ? brokenRulesOf(
+            (run.errors.length > 0 ? run.errors : run.error ? [run.error] : []).map((error) =>
+              stripAnsi(error.message ?? error.value ?? ''),
+            ),
+          )
+        : [];
     runtime.updateTest(uuid, (result) => {
-      result.labels = lastSuiteLabels(result.labels);
+      result.labels = labelsAgreeingWithTheMatrix(lastSuiteLabels(result.labels), broken);
       // The declared annotations open the test, after what its fixtures and hooks did before it.
       const afterHooks = result.steps[0]?.name === 'Before Hooks' ? 1 : 0;
       result.steps.splice(afterHooks, 0, ...annotationSteps.map(annotationStep));

@@ -9,6 +9,7 @@ export type FailureCategoryId =
   | 'authentication'
   | 'non-conformance-status'
   | 'non-conformance-schema'
+  | 'non-conformance-value'
   | 'non-conformance-content-type'
   | 'non-conformance-other'
   | 'target-unavailable'

@@ -39,6 +39,8 @@ export interface TestFailure {
   unattributed: boolean;
   /** The category of the first error that names no rule (absent: the first error's category). */
   unattributedCategory?: FailureCategoryId;
+  /** The first message naming each rule (a test with soft assertions fails several rules), for the run's summary. */
+  ruleMessages?: Record<string, string>;
 }
 
 export interface TestRecord {

@@ -17,6 +17,8 @@ import { classifyFailure } from './categories.ts';
 import { buildCoverage, buildMatrix, ruleNamedBy, type Outcome, type TestRecord } from './conformance-model.ts';
 import { renderCoverageMarkdown, renderMatrixMarkdown, strictWarning, type RunHeader } from './markdown.ts';
 import { recordedRequests } from './status-annotation.ts';
+import { renderRunSummary } from './run-summary.ts';
+import { allureResultsDirOf } from '../support/lifecycle/output-directory.ts';
 import { noteTiming, runTimingFile } from './run-timing.ts';
 
 export interface ConformanceReporterOptions {
@@ -90,6 +92,11 @@ export function recordOf(test: TestCase, rootDir: string): TestRecord {
     const named = messages.map(ruleNamedBy);
     const category = classifyFailure(messages[0]!);
     const firstUnattributed = messages.find((_, index) => named[index] === undefined);
+    const ruleMessages: Record<string, string> = {};
+    messages.forEach((message, index) => {
+      const rule = named[index];
+      if (rule !== undefined) ruleMessages[rule] ??= message;
+    });
     record.failure = {
       message: messages[0]!,
       category: category.id,
@@ -97,6 +104,7 @@ export function recordOf(test: TestCase, rootDir: string): TestRecord {
       rules: [...new Set(named.filter((id) => id !== undefined))],
       unattributed: firstUnattributed !== undefined,
       ...(firstUnattributed !== undefined ? { unattributedCategory: classifyFailure(firstUnattributed).id } : {}),
+      ruleMessages,
     };
   }
   return record;
@@ -172,6 +180,20 @@ export default class ConformanceReporter implements Reporter {
     // What --strict would fail, in the console summary too (the run still exits 0 for it).
     const warning = strictWarning(coverage);
     if (warning !== null) process.stdout.write(`${redact(warning)}\n`);
+    // Last, so that the last screen of a run names every broken rule (reporters/run-summary.ts).
+    const shown = (path: string): string => {
+      const fromHere = relative(process.cwd(), path);
+      return fromHere.startsWith('..') ? path : fromHere || '.';
+    };
+    const runSummary = renderRunSummary(coverage, records, matrix.totals, {
+      matrix: shown(join(this.outputDir, outputFiles.matrixMarkdown)),
+      coverage: shown(join(this.outputDir, outputFiles.coverageMarkdown)),
+      html: shown(join(this.outputDir, 'html', 'index.html')),
+      allureResults: shown(allureResultsDirOf({ ...process.env, PCS_OUTPUT_DIR: this.outputDir })),
+    });
+    // --list runs nothing: there is nothing to sum up.
+    const ran = this.suite.allTests().some((test) => test.results.length > 0);
+    if (ran) process.stdout.write(`\n${redact(runSummary.join('\n'))}\n`);
     noteTiming(
       { firstTestBegan: this.firstTestBegan, lastTestEnded: this.lastTestEnded, reportersEnded: Date.now() },
       runTimingFile({ PCS_OUTPUT_DIR: this.outputDir }),

@@ -29,6 +29,8 @@ import type { RuleKind } from '../../contract/rules.ts';
 // The settings are read in their own light module: the command checks them before Playwright starts.
 export { propertySettings, defaultRuns, defaultBudgetMs, type PropertySettings } from './property-settings.ts';
 import { propertySettings, type Env, type PropertySettings } from './property-settings.ts';
+import { recordedInvocation, replayLine } from './replay-command.ts';
+import { withoutFrames } from '../judgment/frameless.ts';
 
 /** A rule broken by a generated case: thrown inside a predicate (see holds). */
 export class PropertyViolation extends Error {
@@ -41,6 +43,8 @@ export class PropertyViolation extends Error {
   ) {
     const text = ruleFailureMessage(ruleId, exchange, violations);
     super(precondition ? `precondition failed: ${text}` : text);
+    // A verdict on the target: no code frame of the suite under it (support/judgment/frameless.ts).
+    withoutFrames(this);
   }
 }
 
@@ -164,7 +168,10 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The replay line: the user's own command with seed, path and title added; the checkout's form when unknown. */
 export function replayCommand(seed: number, path: string, title: string): string {
+  const invocation = recordedInvocation();
+  if (invocation !== undefined) return replayLine(invocation, seed, path, grepFor(title));
   return `PCS_SEED=${seed} PCS_PATH=${shellQuote(path)} npm run conformance -- --grep ${shellQuote(grepFor(title))}`;
 }
 
@@ -401,7 +408,8 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
         process.stderr.write(
           `${message}\n\n${exchanges.map((exchange) => indent(formatExchange(exchange), '  ')).join('\n\n')}\n`,
         );
-      throw new Error(message);
+      // A broken rule is a verdict on the target: its message, without a code frame of this file.
+      throw failed.error instanceof PropertyViolation ? withoutFrames(new Error(message)) : new Error(message);
     }
     return outcome;
   } finally {

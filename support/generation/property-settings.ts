@@ -5,6 +5,9 @@
  */
 import { ConfigError } from '../lifecycle/config.ts';
 
+/** A path as a failing property prints it: numbers separated by ":"; for stateful tests, "~" and the replay path. */
+export const propertyPathPattern = /^\d{1,9}(:\d{1,9}){0,9999}(~[A-Za-z0-9+/=_:-]{0,10000})?$/;
+
 export interface PropertySettings {
   /** Generated cases per property (PCS_RUNS). */
   runs: number;
@@ -54,7 +57,7 @@ export function propertySettings(env: Env = process.env): PropertySettings {
     );
   }
   const fullPath = value(env, 'PCS_PATH');
-  if (fullPath !== undefined && !/^\d{1,9}(:\d{1,9}){0,9999}(~[A-Za-z0-9+/=_:-]{0,10000})?$/.test(fullPath)) {
+  if (fullPath !== undefined && !propertyPathPattern.test(fullPath)) {
     throw new ConfigError(
       'PCS_PATH',
       `must be a path as printed by a failing property (numbers separated by ":"), got "${fullPath.slice(0, 40)}"`,

@@ -5,6 +5,7 @@
 import type { OperationId } from '../../contract/operations.ts';
 import { redact } from './redact.ts';
 import { parseJson } from '../../contract/big-integers.ts';
+import { keyVariableName } from '../lifecycle/config.ts';
 
 export interface Exchange {
   operation: OperationId;
@@ -44,12 +45,18 @@ function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A curl command that repeats the request, with the key masked (set PCS_SECRET_KEY to run it). */
-export function curlCommand(exchange: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>): string {
+/**
+ * A curl command that repeats the request, with the key masked: it reads the key from the variable the
+ * user keeps it in (PCS_SECRET_KEY, or the one named with --secret-key-env), so that it runs where printed.
+ */
+export function curlCommand(
+  exchange: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>,
+  keyVariable: string = keyVariableName(),
+): string {
   const parts = ['curl', '-i', '-X', exchange.method, shellQuote(exchange.url)];
   for (const [name, value] of Object.entries(exchange.requestHeaders)) {
     if (name.toLowerCase() === 'authorization' && value === 'Bearer ***') {
-      parts.push('-H', '"Authorization: Bearer $PCS_SECRET_KEY"');
+      parts.push('-H', `"Authorization: Bearer $${keyVariable}"`);
     } else {
       parts.push('-H', shellQuote(`${name}: ${value}`));
     }

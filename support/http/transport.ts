@@ -82,6 +82,8 @@ export class TransportError extends Error {
     message: string,
   ) {
     super(redact(message));
+    // A verdict on the target's availability, complete in its message: no code frame of the suite's transport under it.
+    this.stack = `${this.name}: ${this.message}`;
   }
 }
 

@@ -14,6 +14,7 @@ import { violationTable } from '../reporting/allure.ts';
 import { assertedJudgements, judgeAnswer } from './registry.ts';
 import type { Expectation } from './expectations.ts';
 import type { RuleKind } from '../../contract/rules.ts';
+import { withoutFrames, withoutSuiteFrames } from './frameless.ts';
 
 export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
   const entry = rule(ruleId);
@@ -73,8 +74,11 @@ export function expectRule(
   violations: Violation[],
   options: { soft?: boolean } = {},
 ): void {
-  if (options.soft) expect.soft(exchange).toSatisfyRule(ruleId, violations);
-  else expect(exchange).toSatisfyRule(ruleId, violations);
+  // A broken rule is a verdict on the target: no code frame of this file under it (support/judgment/frameless.ts).
+  withoutSuiteFrames(() => {
+    if (options.soft) expect.soft(exchange).toSatisfyRule(ruleId, violations);
+    else expect(exchange).toSatisfyRule(ruleId, violations);
+  });
 }
 
 /** The kind of the running test's rules (covers() records it), if it has one. */
@@ -92,7 +96,9 @@ export class PreconditionError extends Error {
 export function precondition(ruleId: string, exchange: Exchange, violations: Violation[]): void {
   if (violations.length > 0) {
     attachViolationTable(ruleId, violations);
-    throw new PreconditionError(`precondition failed: ${ruleFailureMessage(ruleId, exchange, violations)}`);
+    throw withoutFrames(
+      new PreconditionError(`precondition failed: ${ruleFailureMessage(ruleId, exchange, violations)}`),
+    );
   }
 }
 

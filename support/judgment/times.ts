@@ -15,7 +15,7 @@ const processStartedAt = Date.now() - performance.now();
 /** Times before this are not times (0001-01-01, the Unix epoch written for "not yet"). */
 const earliestTime = Date.UTC(2000, 0, 1);
 
-/** Timestamps of different precision (microseconds, whole seconds) may differ by this much without being out of order. */
+/** Timestamps of mixed precision (microseconds, whole seconds) may differ by this much and still be in order. */
 const precisionSlackMs = 1000;
 
 function parsed(value: unknown): number | undefined {
@@ -62,6 +62,7 @@ export function createdNow(
   const clock = answerClock(exchange);
   const earliest = window === 'now' ? clock.at - tolerance : processStartedAt + clock.skew - tolerance;
   const latest = clock.at + tolerance;
+  const source = exchange.responseHeaders.date ? 'its Date header' : "the suite's clock";
   const violations: Violation[] = [];
   for (const { pointer, object } of timedObjects(exchange.json)) {
     for (const name of ['created_at', 'updated_at']) {
@@ -72,7 +73,7 @@ export function createdNow(
         location: field(pointer, name),
         expected:
           `a time within ${toleranceSeconds} s of the answer's ` +
-          `(${new Date(clock.at).toISOString()}, ${exchange.responseHeaders.date ? 'its Date header' : "the suite's clock"})` +
+          `(${new Date(clock.at).toISOString()}, ${source})` +
           (window === 'this-run' ? ' or since the run began' : ''),
         actual: `${describeValue(object[name])}, ${Math.abs(offBy)} s ${offBy < 0 ? 'earlier' : 'later'}`,
       });

@@ -94,10 +94,20 @@ export async function deleteLeftoverCustomers(
   return result;
 }
 
-/** One line for the console: what cleanup did, and what a person must delete by hand. */
-export function cleanupSummary(result: CleanupResult): string | null {
+/**
+ * One line for the console: what cleanup did, and what a person must delete by hand. On a clean run the
+ * customers deleted are the run's own (its tests leave some to the cleanup), not something found lying
+ * about: the line says whose they are. `carriedOver`: how many an earlier run left on this target.
+ */
+export function cleanupSummary(result: CleanupResult, carriedOver = 0): string | null {
   if (result.deleted.length === 0 && result.gone.length === 0 && result.failed.length === 0) return null;
-  const parts = [`cleanup: deleted ${result.deleted.length} leftover customer(s)`];
+  const earlier = Math.min(carriedOver, result.deleted.length);
+  const own = result.deleted.length - earlier;
+  const whose = [
+    ...(own > 0 || earlier === 0 ? [`${own} this run created`] : []),
+    ...(earlier > 0 ? [`${earlier} left by an earlier run`] : []),
+  ];
+  const parts = [`cleanup: deleted ${result.deleted.length} customer(s): ${whose.join(', ')}`];
   if (result.gone.length > 0) parts.push(`${result.gone.length} already gone`);
   if (result.failed.length > 0) {
     parts.push(

@@ -137,6 +137,15 @@ export function workersSetting(env: Env = process.env): number {
   return Number(value);
 }
 
+/**
+ * The variable the key was read from, for messages about the key: PCS_SECRET_KEY, or the one the
+ * user named with --secret-key-env (the command passes it on in COLLECT_CONFORMANCE_KEY_VARIABLE).
+ */
+export function keyVariableName(env: Env = process.env): string {
+  const named = env.COLLECT_CONFORMANCE_KEY_VARIABLE?.trim();
+  return named && /^[A-Za-z_][A-Za-z0-9_]*$/.test(named) ? named : 'PCS_SECRET_KEY';
+}
+
 /** The one line a configuration error ends in (exit code 2), for code that runs before the command's own handling. */
 export function configErrorLine(error: ConfigError): string {
   return `collect-conformance: configuration error: ${error.message}`;
@@ -166,6 +175,17 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
       'PCS_SECRET_KEY',
       'is required when PCS_BASE_URL is set (the key is sent as Authorization: Bearer <key>)',
     );
+  }
+  // Without a base URL the run tests the embedded mock with the mock's own keys: a key given for a
+  // target whose address is missing (a CI variable not set) would pass without testing anything.
+  for (const variable of ['PCS_SECRET_KEY', 'PCS_SECOND_SECRET_KEY']) {
+    if (target === null && text(env, variable) !== undefined) {
+      throw new ConfigError(
+        variable,
+        'is set but PCS_BASE_URL is not: the run would test the embedded mock, not your target; ' +
+          `set PCS_BASE_URL (or unset ${variable} to test the mock)`,
+      );
+    }
   }
   for (const [variable, key] of [
     ['PCS_SECRET_KEY', secretKey],

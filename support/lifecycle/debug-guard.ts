@@ -25,6 +25,12 @@ const leakingNodeOptions: Record<string, string> = {
   '--trace-tls': 'prints the TLS traffic of every request',
   '--tls-keylog': 'writes TLS session keys, with which a capture of the traffic reveals the key',
   '--experimental-network-inspection': 'sends every request, headers included, to the inspector',
+  // A debugger attached to the runner or a worker reads its memory and environment: the key.
+  '--inspect': 'opens the inspector, through which a debugger reads the environment, the key included',
+  '--inspect-brk': 'opens the inspector, through which a debugger reads the environment, the key included',
+  '--inspect-wait': 'opens the inspector, through which a debugger reads the environment, the key included',
+  '--inspect-port': 'sets the port of the inspector, through which a debugger reads the environment and the key',
+  '--debug-port': 'sets the port of the inspector, through which a debugger reads the environment and the key',
 };
 
 /** The refused flags in a NODE_OPTIONS value (Node accepts _ for - in option names). */

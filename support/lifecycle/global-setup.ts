@@ -13,11 +13,19 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { noteTiming, runTimingFile } from '../../reporters/run-timing.ts';
-import { ConfigError, loadConfig, loadDotEnv, orExitOnConfigError } from './config.ts';
+import {
+  ConfigError,
+  configErrorLine,
+  keyVariableName,
+  loadConfig,
+  loadDotEnv,
+  orExitOnConfigError,
+} from './config.ts';
 import { startMockServer } from '../../mock/server.ts';
 import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCustomers, ledgerPath } from './cleanup.ts';
 import { runStillGoing } from './ledger.ts';
 import { refuseLeakingDiagnostics } from './debug-guard.ts';
+import { checkVariableNames } from './variable-names.ts';
 import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
 import { registerSecret } from '../http/redact.ts';
@@ -31,6 +39,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   loadDotEnv();
   const suite = orExitOnConfigError(() => {
     refuseLeakingDiagnostics();
+    checkVariableNames();
     const loaded = loadConfig();
     transportVariables();
     propertySettings();
@@ -88,17 +97,25 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   for (const line of carriedOverSummary(carried, ledgerFile)) process.stdout.write(`collect-conformance: ${line}\n`);
 
   const probe = await probeTarget(
-    baseUrl,
-    secretKey,
-    suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null),
+    {
+      baseUrl,
+      secretKey,
+      currencyId: suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null),
+      balanceId: suite.balanceId ?? (Number(process.env.PCS_BALANCE_ID) || null),
+      keyVariable: keyVariableName(),
+    },
     settings,
   );
   if (!probe.ok) {
-    process.stderr.write(`collect-conformance: ${probe.message}\n`);
     await closeMock?.();
+    if ('variable' in probe) {
+      process.stderr.write(`${configErrorLine(new ConfigError(probe.variable, probe.problem))}\n`);
+      process.exit(configErrorExitCode);
+    }
+    process.stderr.write(`collect-conformance: ${probe.message}\n`);
     process.exit(targetUnavailableExitCode);
   }
-  if (probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
+  if (probe.ok && probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
   if (!process.env.PCS_SECOND_SECRET_KEY?.trim())
     process.stdout.write(
       'collect-conformance: note: PCS_SECOND_SECRET_KEY is not set: the cross-account rules ' +
@@ -117,7 +134,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
       { ...settings, maxRps: transportVariables().maxRps },
       ledgerFile,
     );
-    const summary = cleanupSummary(result);
+    const summary = cleanupSummary(result, carried.sameTarget.length);
     if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
     await closeMock?.();
   };

@@ -12,6 +12,7 @@
  * Workers need nothing: Playwright's workers ignore SIGINT and SIGTERM and stop when the
  * runner tells them to (or when it is gone); SIGHUP, which they do not handle, is ignored.
  */
+import { constants } from 'node:os';
 
 type TerminationSignal = 'SIGTERM' | 'SIGHUP';
 const terminationSignals: readonly TerminationSignal[] = ['SIGTERM', 'SIGHUP'];
@@ -28,9 +29,21 @@ export function markTeardownStarted(): void {
   tearingDown = true;
 }
 
-function stopLikeCtrlC(reason: string): void {
+/**
+ * The runner ends as Ctrl-C ends it, with Playwright's own exit code 130; a run stopped by SIGTERM or
+ * SIGHUP must exit 143 or 129 instead (README, exit codes), also when the signal reached the runner
+ * alone. process.exit() reads process.exitCode again after its 'exit' listeners have run.
+ */
+function exitAs(code: number): void {
+  process.once('exit', () => {
+    process.exitCode = code;
+  });
+}
+
+function stopLikeCtrlC(reason: string, exitCode?: number): void {
   if (stopping) return;
   stopping = true;
+  if (exitCode !== undefined) exitAs(exitCode);
   // The console may be gone (a closed terminal, a dead pipe reader): failing to print must not end the teardown.
   process.stdout.on('error', () => {});
   process.stderr.on('error', () => {});
@@ -46,7 +59,8 @@ export function handleTerminationGracefully(isWorker: boolean = process.env.TEST
     process.on('SIGHUP', () => {});
     return;
   }
-  for (const signal of terminationSignals) process.on(signal, () => stopLikeCtrlC(`${signal} received`));
+  for (const signal of terminationSignals)
+    process.on(signal, () => stopLikeCtrlC(`${signal} received`, 128 + (constants.signals[signal] ?? 15)));
   const parent = process.ppid;
   const watch = setInterval(() => {
     if (process.ppid !== parent) stopLikeCtrlC(`the process that started the run (pid ${parent}) is gone`);

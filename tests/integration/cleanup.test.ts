@@ -147,7 +147,12 @@ describe('run ledger', () => {
       assert.deepEqual(result.failed, []);
       assert.deepEqual([...store.customers.keys()], [keep.id], 'only the customer the run did not create remains');
       assert.deepEqual(leftoverCustomers(file), []);
-      assert.match(cleanupSummary(result) ?? '', /deleted 3 leftover customer\(s\); 1 already gone/);
+      assert.match(cleanupSummary(result) ?? '', /deleted 3 customer\(s\): 3 this run created; 1 already gone/);
+      // Issue 21, item 9: whose customers they were.
+      assert.match(
+        cleanupSummary(result, 1) ?? '',
+        /deleted 3 customer\(s\): 2 this run created, 1 left by an earlier run/,
+      );
     } finally {
       await mock.close();
     }
@@ -243,7 +248,11 @@ describe('an interrupted run', () => {
           `${existsSync(ledger) ? readFileSync(ledger, 'utf8') : 'none'}\n${output}`,
       );
       assert.deepEqual(leftoverCustomers(ledger), []);
-      assert.match(output, /cleanup: deleted 1 leftover customer/, `global teardown did the deleting:\n${output}`);
+      assert.match(
+        output,
+        /cleanup: deleted 1 customer\(s\): 1 this run created/,
+        `global teardown did the deleting:\n${output}`,
+      );
     } finally {
       await mock.close();
     }
@@ -486,7 +495,7 @@ describe('leftovers of a run killed before its teardown', () => {
             String.raw`that was stopped before its cleanup \(\d+, \d+ \(run cc-killed\)\)`,
         ),
       );
-      assert.match(run.output(), /cleanup: deleted 2 leftover customer\(s\)/);
+      assert.match(run.output(), /cleanup: deleted 2 customer\(s\): 2 left by an earlier run/);
       assert.deepEqual(
         [...store.customers.keys()].filter((id) => left.some((customer) => customer.id === id)),
         [],
@@ -640,6 +649,50 @@ describe('a terminated run (SIGTERM, a killed command) cleans up like Ctrl-C', (
       assert.equal(isRunning(runner), false, `the runner went on in the background:\n${run.output()}`);
       assert.equal(mock.mock.stores.sandbox.customers.size, 0, `customers left on the target:\n${run.output()}`);
       assert.deepEqual(leftoverCustomers(ledger), []);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('SIGTERM to the runner alone: teardown runs, the command exits 143, not 130 (issue 21, item 4)', {
+    timeout: 180_000,
+  }, async () => {
+    const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
+    const outputDir = join(scratch, 'sigterm-runner');
+    const ledger = join(outputDir, 'created-customers.jsonl');
+    try {
+      const run = await command(mock, outputDir, selection);
+      await untilCustomerExists(ledger, run.output);
+      process.kill(runnerPid(ledger), 'SIGTERM');
+      const code = await run.exited;
+      assert.equal(code, 143, run.output());
+      assert.equal(mock.mock.stores.sandbox.customers.size, 0, `customers left on the target:\n${run.output()}`);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  test('the runner killed outright (kill -9): the command exits 137 and says in one line that the run was killed', {
+    timeout: 180_000,
+  }, async () => {
+    const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
+    const outputDir = join(scratch, 'killed-runner');
+    const ledger = join(outputDir, 'created-customers.jsonl');
+    try {
+      const run = await command(mock, outputDir, selection);
+      await untilCustomerExists(ledger, run.output);
+      process.kill(runnerPid(ledger), 'SIGKILL');
+      const code = await run.exited;
+      assert.equal(code, 137, run.output());
+      const said = run
+        .output()
+        .split('\n')
+        .filter((line) => /was killed by SIGKILL/.test(line));
+      assert.equal(said.length, 1, run.output());
+      assert.match(
+        said[0]!,
+        /^collect-conformance: the test runner \(pid \d+\) was killed by SIGKILL: the run did not/,
+      );
     } finally {
       await mock.close();
     }

@@ -2,13 +2,14 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../../cli/args.ts';
 import { checkPassThrough, checkReporters } from '../../cli/playwright-options.ts';
+import { parseOperations } from '../../cli/operation-selection.ts';
 import {
   environmentFromFlags,
   grepPattern,
@@ -93,6 +94,32 @@ test('--documented-only selects @documented, combined with --grep by lookahead',
   assert.deepEqual(args.slice(3), ['--grep', '@documented', '--shard', '2/3', '--reporter', 'json']);
 });
 
+test('--operation selects every test that calls the operation, property tests included (issue 21, item 8)', () => {
+  const pattern = new RegExp(grepPattern(undefined, false, parseOperations(['getBalance']))!);
+  const file = 'conformance balances-and-currencies.spec.ts ';
+  // An operation's own rules select its stateful and property tests, whatever their titles say.
+  assert.ok(pattern.test(`${file}stateful: random sequences (documented rules) @documented @BALANCE-ARRAY`));
+  assert.ok(pattern.test(`${file}property: random balance ids never give a 5xx @inferred @UNKNOWN-ID-NOT-5XX`));
+  assert.ok(pattern.test(`${file}getBalance: GET /balances/{id} an existing balance @inferred @BALANCE-2XX`));
+  // A rule shared with other operations selects only the tests that name this one or its resource.
+  assert.ok(!pattern.test(`${file}getCurrency: GET /currencies/{id} Content-Type @documented @JSON-CONTENT-TYPE`));
+  assert.ok(!pattern.test(`${file}deleteCustomer an existing customer is deleted @documented @CUSTOMER-DELETE-204`));
+  const combined = new RegExp(grepPattern('Content-Type', true, parseOperations(['getBalance,getCurrency']))!);
+  assert.ok(combined.test('getCurrency: GET /currencies/{id} declares Content-Type @documented @JSON-CONTENT-TYPE'));
+  assert.ok(!combined.test('getCurrency: GET /currencies/{id} an existing currency @inferred @CURRENCY-2XX'));
+  assert.throws(() => parseOperations(['getBalanse']), /did you mean getBalance\?/);
+  const { flags } = parseArgs(['--operation', 'getBalance', '--operation=getCurrency'], runFlags);
+  assert.equal(flags.get('operation'), 'getBalance,getCurrency');
+
+  const listed = cli(['--operation', 'getBalance', '--list', '--reporter', 'list']);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /properties\/positive\.spec\.ts.*the configured balance id always gives/);
+  assert.match(listed.stdout, /properties\/negative\.spec\.ts.*random balance ids never give a 5xx/);
+  assert.match(listed.stdout, /properties\/stateful\.spec\.ts/);
+  assert.doesNotMatch(listed.stdout, /delete-customer\.spec\.ts|getCurrency: GET/);
+  assert.match(cli(['--help']).stdout, /--operation ID/);
+});
+
 test('--reporter dot swaps the console output only: the report files are still written', () => {
   const { flags } = parseArgs(['--reporter', 'dot'], runFlags);
   assert.ok(!playwrightArguments(flags, []).includes('--reporter'));
@@ -137,6 +164,11 @@ test('rules lists the catalogue, as text and as JSON', () => {
   assert.match(text.stdout, /CUSTOMER-DELETE-204 +documented/);
   assert.ok(!text.stdout.includes(' inferred '));
 });
+
+/** The environment without the caller's PCS_* variables. */
+function withoutPcsVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('PCS_')));
+}
 
 /** One line on stderr (npm's own warnings aside), no stack trace. */
 function oneLine(stderr: string): string {
@@ -183,6 +215,12 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       /^collect-conformance: unknown Playwright option --frobnicate after --/,
     ],
     ["--grep '('", ['--grep', '('], {}, /^collect-conformance: --grep: "\(" is not a valid regular expression/],
+    [
+      '-- --shard 3/2 (issue 21, item 4: Playwright prints 11 lines and exits 1)',
+      ['--', '--shard', '3/2'],
+      {},
+      /^collect-conformance: --shard after --: must satisfy 1 <= i <= n, got 3\/2$/,
+    ],
     ['-- -g "["', ['--', '-g', '['], {}, /^collect-conformance: -g after --: "\[" is not a valid regular expression/],
     [
       '-- --trace sometimes',
@@ -219,6 +257,39 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       assert.match(oneLine(result.stderr), expected);
     });
   }
+
+  test('a missing target is not a pass: empty variables, a key alone, a mistyped name (issue 21, item 2)', () => {
+    const fresh = mkdtempSync(join(scratch, 'fresh-'));
+    const inFresh = (env: Record<string, string>, dotEnv?: string) => {
+      if (dotEnv !== undefined) writeFileSync(join(fresh, '.env'), dotEnv);
+      const result = spawnSync(process.execPath, [bin], {
+        cwd: fresh,
+        encoding: 'utf8',
+        env: { ...withoutPcsVariables(process.env), ...env },
+        timeout: 60_000,
+      });
+      rmSync(join(fresh, '.env'), { force: true });
+      assert.equal(result.status, 2, `${JSON.stringify(env)} ${dotEnv}: ${result.stdout.slice(-800)}${result.stderr}`);
+      return oneLine(result.stderr);
+    };
+    assert.match(
+      inFresh({ PCS_BASE_URL: '', PCS_SECRET_KEY: 'sk_sandbox_x' }),
+      /^collect-conformance: configuration error: PCS_BASE_URL: is set but empty/,
+    );
+    assert.match(
+      inFresh({ PCS_SECRET_KEY: 'sk_sandbox_x' }),
+      /^collect-conformance: configuration error: PCS_SECRET_KEY: is set but PCS_BASE_URL is not/,
+    );
+    assert.match(
+      inFresh({}, 'PCS_BASEURL=http://127.0.0.1:9/v1\nPCS_SECRET_KEY=sk_sandbox_x\n'),
+      /^collect-conformance: configuration error: PCS_BASEURL: is not a variable .*did you mean PCS_BASE_URL\?/,
+    );
+    assert.match(
+      inFresh({ PCS_OUTPUT_DIR: '' }),
+      /^collect-conformance: configuration error: PCS_OUTPUT_DIR: is set but empty/,
+    );
+    assert.deepEqual(readdirSync(fresh), [], 'nothing written into the working directory');
+  });
 
   test('a direct `playwright test` with PCS_WORKERS=abc or a bad output directory: one line, exit 2', () => {
     for (const env of [{ PCS_WORKERS: 'abc' }, { PCS_WORKERS: '0' }, { PCS_OUTPUT_DIR: '/dev/null' }]) {
@@ -269,6 +340,9 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       ['--config', 'other.config.ts'],
       ['(unclosed'],
       ['--reporter', 'nope-reporter'],
+      ['--shard', '3/2'],
+      ['--shard=0/2'],
+      ['--shard', 'half'],
     ]) {
       assert.throws(
         () => checkPassThrough(args),

@@ -24,8 +24,7 @@ function listedTests(): Array<{ title: string; tags: string[] }> {
     cwd: root,
     encoding: 'utf8',
     env: {
-      ...process.env,
-      PCS_BASE_URL: '',
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PCS_'))),
       PCS_OUTPUT_DIR: fileURLToPath(new URL('../../reports/unit-listing', import.meta.url)),
     },
     maxBuffer: 64 * 1024 * 1024,
@@ -95,4 +94,9 @@ test('every documented operation is exercised by some test', () => {
     const covered = rules.filter((entry) => entry.operations.includes(op.id)).some((entry) => tagged.has(entry.id));
     assert.ok(covered, `${op.id} has no test`);
   }
+});
+
+test('test titles read right: no "an" before a consonant ("an non-numeric"; issue 21, item 9)', () => {
+  const wrong = specs.map((spec) => spec.title).filter((title) => /\ban (?![aeiouhAEIOUH])/.test(title));
+  assert.deepEqual(wrong, []);
 });

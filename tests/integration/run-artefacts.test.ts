@@ -43,7 +43,9 @@ function suite(cwd: string, args: string[], env: Record<string, string> = {}): P
   });
 }
 
-test('two runs at once in one checkout, each with its output directory, both finish with their results', async () => {
+const twoRunsTitle =
+  'two runs at once in one checkout, each with its output directory, both finish with their own results';
+test(twoRunsTitle, async () => {
   const checkout = mkdtempSync(join(scratch, 'checkout-'));
   const [first, second] = await Promise.all([
     suite(checkout, ['--output', 'first', '--grep', '@CURRENCY-ARRAY|@BALANCE-ARRAY']),

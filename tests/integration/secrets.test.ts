@@ -387,7 +387,15 @@ describe('the key in other forms and under debug output (issue 13, item 1)', () 
     'which debug variables are refused: any NODE_DEBUG, ' +
     'NODE_DEBUG_NATIVE, and NODE_OPTIONS flags that write the key';
   test(debugVariablesTitle, () => {
-    assert.deepEqual(leakingOptionsIn('--max-old-space-size=4096 --import=file:///x/tsx/esm/index.mjs --inspect'), []);
+    assert.deepEqual(leakingOptionsIn('--max-old-space-size=4096 --import=file:///x/tsx/esm/index.mjs'), []);
+    // A debugger attached through the inspector reads the key (issue 21, item 4).
+    assert.deepEqual(leakingOptionsIn('--inspect --inspect-brk=0 --inspect_port=9230 --inspect-wait --debug-port=1'), [
+      '--inspect',
+      '--inspect-brk',
+      '--inspect-port',
+      '--inspect-wait',
+      '--debug-port',
+    ]);
     assert.deepEqual(leakingOptionsIn('--report_on_signal --tls-keylog=/tmp/keys "--heapsnapshot-signal=SIGUSR2"'), [
       '--report-on-signal',
       '--tls-keylog',
@@ -414,6 +422,7 @@ describe('the key in other forms and under debug output (issue 13, item 1)', () 
     ['NODE_DEBUG', 'HTTP,tls'],
     ['NODE_DEBUG_NATIVE', 'HTTP2SESSION'],
     ['NODE_OPTIONS', '--report-on-signal'],
+    ['NODE_OPTIONS', '--inspect-port=0'],
   ] as const) {
     for (const [how, command] of [
       ['playwright test', undefined],
@@ -442,4 +451,19 @@ describe('the key in other forms and under debug output (issue 13, item 1)', () 
       });
     }
   }
+
+  test("NODE_OPTIONS=--inspect=0 (the command): refused, exit 2, one line of its own after Node's own banner", {
+    timeout: 120_000,
+  }, async () => {
+    const workDir = join(scratch, 'refused-inspect');
+    const run = await runSuite(workDir, [], {
+      env: { NODE_OPTIONS: '--inspect=127.0.0.1:0' },
+      command: [join(projectRoot, 'bin', 'collect-conformance.mjs')],
+    });
+    assert.equal(run.code, 2, run.stderr.slice(0, 2000));
+    const own = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.startsWith('collect-conformance:'));
+    assert.deepEqual(own.length, 1, `${run.stdout}${run.stderr}`);
+    assert.match(own[0]!, /^collect-conformance: configuration error: NODE_OPTIONS: --inspect: /);
+    assert.equal(existsSync(join(workDir, 'reports', 'junit.xml')), false, 'no report was written');
+  });
 });

@@ -55,7 +55,8 @@ function collectConformance(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('npx', ['--no-install', 'collect-conformance', ...args], {
     cwd: project,
-    env: { ...process.env, PCS_BASE_URL: '', PCS_SECRET_KEY: '', ...env },
+    // The caller's PCS_* variables removed, not emptied: an empty one is a configuration error.
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PCS_'))), ...env },
   });
   let stdout = '';
   let stderr = '';

@@ -1,7 +1,9 @@
 /** Configuration: PCS_* variables validated with one-line messages naming the variable. */
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig, looksLive } from '../../support/lifecycle/config.ts';
+import { checkVariableNames, knownVariables, nearestVariable } from '../../support/lifecycle/variable-names.ts';
 
 const base = { PCS_BASE_URL: 'http://127.0.0.1:4010/v1', PCS_SECRET_KEY: 'sk_sandbox_abc' };
 
@@ -45,6 +47,11 @@ const wrong: Array<[string, Record<string, string>, RegExp]> = [
     /^PCS_BASE_URL: must not carry credentials/,
   ],
   ['key missing with a base URL', { PCS_BASE_URL: base.PCS_BASE_URL }, /^PCS_SECRET_KEY: is required/],
+  [
+    'key without a base URL (issue 21, item 2)',
+    { PCS_SECRET_KEY: base.PCS_SECRET_KEY },
+    /^PCS_SECRET_KEY: is set but PCS_BASE_URL is not: the run would test the embedded mock/,
+  ],
   ['key with a space', { ...base, PCS_SECRET_KEY: 'sk bad' }, /^PCS_SECRET_KEY: must be one token/],
   ['unknown environment', { ...base, PCS_ENVIRONMENT: 'prod' }, /^PCS_ENVIRONMENT: must be "sandbox" or "live"/],
   ['balance id not an integer', { ...base, PCS_BALANCE_ID: 'abc' }, /^PCS_BALANCE_ID: must be a positive integer/],
@@ -89,4 +96,52 @@ test('looksLive reads the words of host and path, not substrings of other words'
   assert.equal(looksLive('http://127.0.0.1:4010/live/v1'), true);
   assert.equal(looksLive('https://delivery.example.com/v1'), false);
   assert.equal(looksLive('http://127.0.0.1:4010/v1'), false);
+});
+
+describe('PCS_* names: set but empty, or unknown, is a configuration error (issue 21, item 2)', () => {
+  const refused = (env: Record<string, string>, message: RegExp) =>
+    assert.throws(
+      () => checkVariableNames(env),
+      (error: unknown) => error instanceof ConfigError && message.test(error.message) && !error.message.includes('\n'),
+      JSON.stringify(env),
+    );
+
+  test('a variable set but empty (a missing CI variable) is refused, naming it', () => {
+    refused({ PCS_BASE_URL: '', PCS_SECRET_KEY: 'sk_sandbox_x' }, /^PCS_BASE_URL: is set but empty/);
+    refused({ PCS_OUTPUT_DIR: '' }, /^PCS_OUTPUT_DIR: is set but empty/);
+    refused({ PCS_BALANCE_ID: '  ' }, /^PCS_BALANCE_ID: is set but empty/);
+  });
+
+  test('an unknown name is refused with the nearest known name', () => {
+    refused(
+      { PCS_BASEURL: 'http://127.0.0.1:4010/v1' },
+      /^PCS_BASEURL: is not a variable .*did you mean PCS_BASE_URL\?/,
+    );
+    refused({ PCS_SECRETKEY: 'x' }, /did you mean PCS_SECRET_KEY\?/);
+    refused({ PCS_BALANCE: '1' }, /did you mean PCS_BALANCE_ID\?/);
+    assert.equal(nearestVariable('PCS_SOMETHING_ELSE_ENTIRELY'), undefined);
+  });
+
+  test('known names with values, and other variables, pass', () => {
+    checkVariableNames({ PCS_BASE_URL: 'http://127.0.0.1:4010/v1', HOME: '', NODE_ENV: '' });
+  });
+
+  test('the known names are the ones docs/reference/configuration.md documents', () => {
+    const doc = readFileSync(new URL('../../docs/reference/configuration.md', import.meta.url), 'utf8');
+    const documented = new Set(doc.match(/\bPCS_[A-Z0-9_]*[A-Z0-9]\b/g));
+    const typo = 'PCS_BASEURL'; // the example of a mistyped name
+    assert.deepEqual([...documented].filter((name) => name !== typo && !knownVariables.includes(name)).sort(), []);
+    assert.deepEqual(
+      knownVariables.filter((name) => !documented.has(name)),
+      [],
+    );
+  });
+});
+
+test('--help names every known variable, so that the error pointing to it is true', async () => {
+  const { helpText } = await import('../../cli/help.ts');
+  assert.deepEqual(
+    knownVariables.filter((name) => !helpText.includes(name)),
+    [],
+  );
 });

@@ -92,6 +92,20 @@ describe('failure categories', () => {
     assert.equal(classifyFailure(asThrown(contentType)).id, 'non-conformance-content-type');
   });
 
+  test('an amount echoed wrong is non-conformance: value, not schema (issue 21, item 7)', () => {
+    const echo = ruleFailureMessage('TXN-CREATE-ECHO', exchange({ operation: 'createTransaction', method: 'POST' }), [
+      { location: 'body /amount', expected: '100 (number)', actual: '101 (number)' },
+    ]);
+    assert.equal(classifyFailure(asThrown(echo)).id, 'non-conformance-value');
+    assert.equal(classifyFailure(asThrown(echo)).name, 'Non-conformance: value');
+    const notJson = ruleFailureMessage(
+      'TXN-CREATE-SCHEMA',
+      exchange({ operation: 'createTransaction', method: 'POST' }),
+      [{ location: 'body', expected: 'a JSON body', actual: 'Unexpected token' }],
+    );
+    assert.equal(classifyFailure(asThrown(notJson)).id, 'non-conformance-schema');
+  });
+
   test('status wins over body when a message has both', () => {
     const message = ruleFailureMessage(
       'TXN-CREATE-SCHEMA',

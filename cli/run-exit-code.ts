@@ -1,0 +1,74 @@
+/**
+ * The exit code of a finished run, from what the runner said and what the run left in its
+ * output directory. One function for the command and the shards, so that a CI gate reads
+ * the same code whichever way it ran the suite.
+ *
+ * A non-conformance wins over every other outcome of the tests: a run that found a broken
+ * rule and also met a few 503s exits 1, not 3, because a job that reads 3 as "sandbox down,
+ * retry tomorrow" would hide the defect. Only a configuration error (nothing ran) and a
+ * signal (the run did not finish, and the caller asked it to stop) come before it.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { markerFileName } from '../support/http/transport.ts';
+import { ExitCode } from './exit-codes.ts';
+import { exitCodeForSignal } from './playwright-child.ts';
+
+/** The report the conformance reporter writes last (reporters/conformance-reporter.ts). */
+const coverageFile = 'rule-coverage.json';
+
+export interface FinishedRun {
+  /** The runner's exit code (143 or 129 when it was stopped by SIGTERM or SIGHUP itself). */
+  runnerCode: number;
+  /** The signal that killed the runner outright (kill -9), when one did: nothing of the run after it ran. */
+  runnerKilledBy?: NodeJS.Signals | null;
+  /** The signal that stopped the command, when one did. */
+  stoppedBy: NodeJS.Signals | null;
+  /** The rule coverage of this run says at least one rule failed (❌). */
+  nonConformance: boolean;
+  /** The transport wrote its "target unavailable" marker during this run. */
+  targetUnavailable: boolean;
+}
+
+export function exitCodeOfRun(run: FinishedRun): number {
+  // SIGINT reaches the runner too, which then exits 130 itself.
+  if (run.stoppedBy !== null && run.stoppedBy !== 'SIGINT') return exitCodeForSignal(run.stoppedBy);
+  if (run.runnerKilledBy) return exitCodeForSignal(run.runnerKilledBy);
+  if (run.stoppedBy === 'SIGINT' || run.runnerCode === 130) return 130;
+  // The runner stopped by a signal sent to it alone (support/lifecycle/termination.ts): its code stands.
+  if (run.runnerCode === exitCodeForSignal('SIGTERM') || run.runnerCode === exitCodeForSignal('SIGHUP'))
+    return run.runnerCode;
+  // Global setup's configuration errors: no test ran, the reports are not this run's.
+  if (run.runnerCode === ExitCode.usage) return ExitCode.usage;
+  if (run.nonConformance) return ExitCode.nonConformance;
+  if (run.runnerCode === ExitCode.unavailable || run.targetUnavailable) return ExitCode.unavailable;
+  return run.runnerCode === 0 ? ExitCode.pass : ExitCode.nonConformance;
+}
+
+/** Removes what an earlier run in the same output directory left, so that only this run's files are read. */
+export function forgetEarlierVerdicts(outputDir: string): void {
+  rmSync(join(outputDir, coverageFile), { force: true });
+  rmSync(join(outputDir, markerFileName), { force: true });
+}
+
+/** True when this run's rule coverage holds a failed rule; false when it has none or was not written. */
+export function nonConformanceRecorded(outputDir: string): boolean {
+  try {
+    const coverage = JSON.parse(readFileSync(join(outputDir, coverageFile), 'utf8')) as {
+      totals?: { fail?: unknown };
+    };
+    return typeof coverage.totals?.fail === 'number' && coverage.totals.fail > 0;
+  } catch {
+    // Not written (a --reporter that replaces the configured ones, --list): the runner's code decides.
+    return false;
+  }
+}
+
+/** The line printed when the runner was killed outright: it could print nothing itself. */
+export function killedRunnerLine(signal: NodeJS.Signals, pid: number | undefined): string {
+  return (
+    `collect-conformance: the test runner${pid ? ` (pid ${pid})` : ''} was killed by ${signal}: ` +
+    'the run did not finish, its reports are incomplete and its cleanup did not run ' +
+    '(the next run with the same output directory deletes the customers it left)'
+  );
+}

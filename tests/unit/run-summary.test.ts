@@ -1,0 +1,97 @@
+/**
+ * The summary that ends a run (reporters/run-summary.ts), and failures about the target without
+ * the suite's stack frames (support/judgment/frameless.ts): issue 21, item 5.
+ *
+ *   node --import tsx --test tests/unit/run-summary.test.ts
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Rule } from '../../contract/rules.ts';
+import { buildCoverage, totalsOf, type TestRecord } from '../../reporters/conformance-model.ts';
+import { failureGist, renderRunSummary } from '../../reporters/run-summary.ts';
+import { withoutFrames, withoutSuiteFrames } from '../../support/judgment/frameless.ts';
+
+const rule = (id: string, operations: Rule['operations']): Rule => ({
+  id,
+  kind: 'documented',
+  section: 's',
+  text: 't',
+  operations,
+  reference: 'r',
+});
+const rules = [rule('TXN-CREATE-ECHO', ['createTransaction']), rule('LINK-2XX', ['getPaymentLink'])];
+const echoMessage =
+  'Error: TXN-CREATE-ECHO (documented) violated by createTransaction: POST /v1/transactions → 201\n' +
+  '  at body /amount: expected 100 (number), actual 101 (number)\n  rule: ...';
+const failed = (title: string, message: string, named: string[]): TestRecord => ({
+  title,
+  location: 'x.spec.ts:1',
+  rules: ['TXN-CREATE-ECHO', 'LINK-2XX'].filter((id) => named.includes(id) || title.includes('link')),
+  outcome: 'failed',
+  requests: [],
+  failure: {
+    message,
+    category: 'non-conformance-schema',
+    categoryName: 'Non-conformance: schema',
+    rules: named,
+    unattributed: false,
+    ruleMessages: Object.fromEntries(named.map((id) => [id, message])),
+  },
+});
+
+test('a broken rule is one line: rule, operation, first location with expected and actual, how many tests', () => {
+  const records = [
+    failed('echo one', echoMessage, ['TXN-CREATE-ECHO']),
+    failed('echo two', echoMessage, ['TXN-CREATE-ECHO']),
+    failed('a link', `precondition failed: ${echoMessage.replace('Error: ', '')}`, ['TXN-CREATE-ECHO']),
+  ];
+  const lines = renderRunSummary(buildCoverage(rules, records), records, totalsOf(records), {
+    matrix: 'reports/conformance-matrix.md',
+    coverage: 'reports/rule-coverage.md',
+    html: 'reports/html/index.html',
+    allureResults: 'reports/allure-results',
+  });
+  assert.equal(lines[0], 'collect-conformance: summary: 1 rule broken (❌); 3 tests: 0 passed, 3 failed, 0 skipped');
+  assert.equal(
+    lines[1],
+    '  ❌ TXN-CREATE-ECHO (documented) createTransaction: body /amount: expected 100 (number), actual 101 (number) ' +
+      '(3 tests)',
+  );
+  assert.equal(lines[2], '  blocked: TXN-CREATE-ECHO failed as a precondition of 1 test, which did not check LINK-2XX');
+  assert.match(lines.at(-2)!, /^ {2}matrix: reports\/conformance-matrix\.md/);
+  assert.match(lines.at(-1)!, /^ {2}report: reports\/html\/index\.html/);
+});
+
+test('a clean run says so in its first line', () => {
+  const records: TestRecord[] = [
+    { title: 'ok', location: 'x:1', rules: ['LINK-2XX'], outcome: 'passed', requests: [] },
+  ];
+  const lines = renderRunSummary(buildCoverage(rules, records), records, totalsOf(records), {
+    matrix: 'm',
+    coverage: 'c',
+    html: 'h',
+    allureResults: 'a',
+  });
+  assert.equal(lines[0], 'collect-conformance: summary: no rule broken; 1 test: 1 passed, 0 failed, 0 skipped');
+});
+
+test('the gist of a failure message, also after a property header', () => {
+  assert.deepEqual(failureGist(echoMessage), {
+    operation: 'createTransaction',
+    request: 'POST /v1/transactions → 201',
+    where: 'body /amount: expected 100 (number), actual 101 (number)',
+  });
+  assert.equal(
+    failureGist('property "x" failed\nRULE (inferred) violated by getBalance: GET /v1/b → 500').operation,
+    'getBalance',
+  );
+});
+
+test("an assertion about the target carries no frame of the suite's files", () => {
+  // As Playwright's expect reads it: the stack is formatted when read, inside the assertion.
+  const stack = withoutSuiteFrames(() => new Error('RULE (documented) violated by x').stack);
+  assert.match(stack ?? '', /^Error: RULE \(documented\) violated by x/);
+  assert.doesNotMatch(stack ?? '', /run-summary\.test\.ts|frameless\.ts|node:/);
+  assert.match(new Error('a suite error').stack ?? '', /run-summary\.test\.ts/, 'restored afterwards');
+  assert.equal(withoutFrames(new Error('m')).stack, 'Error: m');
+});
