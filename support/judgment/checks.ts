@@ -191,8 +191,9 @@ export function intentsWithEvents(exchange: Exchange): number {
 export function accountIdIsNot(exchange: Pick<Exchange, 'json'>, otherAccountId: unknown): Violation[] {
   const violations: Violation[] = [];
   const visit = (value: unknown, pointer: string): void => {
-    if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${pointer}/${index}`));
-    else if (typeof value === 'object' && value !== null) {
+    if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) visit(item, `${pointer}/${index}`);
+    } else if (typeof value === 'object' && value !== null) {
       for (const [key, item] of Object.entries(value)) {
         const at = `${pointer}/${escapePointerToken(key)}`;
         if (key === 'account_id' && JSON.stringify(item) === JSON.stringify(otherAccountId))
@@ -218,8 +219,9 @@ export function disclosesNothingOf(exchange: Pick<Exchange, 'json'>, resource: R
   const fields = Object.entries(resource).filter(([, value]) => value !== null && value !== '' && value !== undefined);
   const violations: Violation[] = [];
   const visit = (value: unknown, pointer: string): void => {
-    if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${pointer}/${index}`));
-    else if (typeof value === 'object' && value !== null) {
+    if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) visit(item, `${pointer}/${index}`);
+    } else if (typeof value === 'object' && value !== null) {
       const object = value as Record<string, unknown>;
       const same = fields.filter(
         ([key, item]) => key in object && JSON.stringify(object[key]) === JSON.stringify(item),
