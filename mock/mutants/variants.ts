@@ -1353,7 +1353,7 @@ export function conformingVariants(): Variant[] {
     // Unknown ids on reads.
     variant(
       'variant.unknown-reads-empty-array',
-      { gaps: ['unknown-ids'], rules: ['UNKNOWN-ID-NOT-5XX'] },
+      { gaps: ['unknown-ids', 'account-isolation'], rules: ['UNKNOWN-ID-NOT-5XX', 'ACCOUNT-ISOLATION-4XX'] },
       ['getBalance', 'getCurrency'],
       'an unknown balance or currency id answered 200 with an empty array',
       () => ({

@@ -7,8 +7,8 @@
  */
 import { test, expectAnswer, expectRule, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { accepted, exactly, refused } from '../../support/judgment/expectations.ts';
-import { accountIdIsNot } from '../../support/judgment/checks.ts';
+import { accepted, exactly, notServerError, refused } from '../../support/judgment/expectations.ts';
+import { accountIdIsNot, disclosesNothingOf, isSuccess } from '../../support/judgment/checks.ts';
 import { sendPhoneNumber } from '../../support/generation/bodies.ts';
 import type { Auth } from '../../support/http/client.ts';
 import type { Target } from '../../support/lifecycle/target.ts';
@@ -76,11 +76,22 @@ test.describe("accounts: one account never reaches another account's resources",
       const id = secondBalance(target);
       const own = await api.call('getBalance', { params: { id }, auth: other });
       preconditionAnswer(own, accepted('BALANCE-2XX', { id }));
+      const theirs = (Array.isArray(own.json) ? own.json[0] : {}) as Record<string, unknown>;
       const foreign = await api.call('getBalance', { params: { id } });
-      expectAnswer(foreign, refused('ACCOUNT-ISOLATION-4XX'), { soft: true });
+      // As for an id that does not exist: a 4xx, or (as a list filter answers) a 2xx holding nothing of the balance.
+      if (isSuccess(foreign.status)) {
+        expectAnswer(foreign, notServerError('ACCOUNT-ISOLATION-4XX'), { soft: true });
+        expectRule('ACCOUNT-ISOLATION-4XX', foreign, disclosesNothingOf(foreign, theirs), { soft: true });
+      } else expectAnswer(foreign, refused('ACCOUNT-ISOLATION-4XX'), { soft: true });
       if (target.balanceId !== null) {
         const reverse = await api.call('getBalance', { params: { id: target.balanceId }, auth: other });
-        expectAnswer(reverse, refused('ACCOUNT-ISOLATION-4XX'));
+        if (isSuccess(reverse.status)) {
+          const mine = await api.call('getBalance', { params: { id: target.balanceId } });
+          preconditionAnswer(mine, accepted('BALANCE-2XX', { id: target.balanceId }));
+          const record = (Array.isArray(mine.json) ? mine.json[0] : {}) as Record<string, unknown>;
+          expectAnswer(reverse, notServerError('ACCOUNT-ISOLATION-4XX'), { soft: true });
+          expectRule('ACCOUNT-ISOLATION-4XX', reverse, disclosesNothingOf(reverse, record));
+        } else expectAnswer(reverse, refused('ACCOUNT-ISOLATION-4XX'));
       }
     },
   );
