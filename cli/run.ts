@@ -26,24 +26,16 @@ import { exitCodeOfRun, forgetEarlierVerdicts, killedRunnerLine, nonConformanceR
 export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 export const playwrightConfig = resolve(packageRoot, 'playwright.config.ts');
 
+/** The flags that name the variable a key is read from (a key itself is never a flag). */
+const variableNameCheck = (value: string): string | undefined =>
+  /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)
+    ? undefined
+    : `must be the name of an environment variable, got "${value.slice(0, 40)}"`;
+
 export const runFlags: FlagSpec[] = [
   { name: 'base-url', value: true },
-  {
-    name: 'secret-key-env',
-    value: true,
-    check: (value) =>
-      /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)
-        ? undefined
-        : `must be the name of an environment variable, got "${value.slice(0, 40)}"`,
-  },
-  {
-    name: 'second-secret-key-env',
-    value: true,
-    check: (value) =>
-      /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)
-        ? undefined
-        : `must be the name of an environment variable, got "${value.slice(0, 40)}"`,
-  },
+  { name: 'secret-key-env', value: true, check: variableNameCheck },
+  { name: 'second-secret-key-env', value: true, check: variableNameCheck },
   {
     name: 'environment',
     value: true,

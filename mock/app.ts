@@ -116,7 +116,10 @@ export function buildMockApp(options: MockOptions = {}): MockApp {
             ? 'the request did not arrive in time'
             : 'malformed HTTP request';
       const body = JSON.stringify(errorBody(status, code, message));
-      if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+      // A request whose body never completes (shorter than its Content-Length, a bad chunk size) already has its
+      // response object, which has written nothing yet: the error is still the first answer on the connection.
+      const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (socket.writable && (!pending || pending.headersSent === false)) {
         socket.end(
           `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
             `content-type: application/json; charset=utf-8\r\n${mockVersionHeader}: ${mockVersion}\r\n` +

@@ -8,20 +8,7 @@
  * forgotten after many requests. Each names the rule the suite reports it under.
  */
 import type { OperationId } from '../../contract/operations.ts';
-import { rule } from '../../contract/rules.ts';
-import { errorJson, isObject, isSuccess, type Mutant, type Hooks, type RequestContext } from './hooks.ts';
-
-function mutant(
-  name: string,
-  operator: string,
-  operations: OperationId[],
-  ruleId: string,
-  description: string,
-  create: () => Hooks,
-): Mutant {
-  rule(ruleId);
-  return { name, kind: 'mutant', operator, operations, rule: ruleId, description, create };
-}
+import { errorJson, isObject, isSuccess, mutant, type Mutant, type Hooks, type RequestContext } from './hooks.ts';
 
 const serverError = { status: 500, json: errorJson(500, 'internal_error', 'mutant: crashed on an edge value') };
 

@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { OperationId } from '../../contract/operations.ts';
+import { rule } from '../../contract/rules.ts';
 import type { EnvironmentStore } from '../store.ts';
 
 export interface RequestContext {
@@ -144,4 +145,17 @@ export function syntheticIntent(amount: number, mode: string): Record<string, un
     transaction_key: '0'.repeat(32),
     account_id: 1,
   };
+}
+
+/** A mutant that breaks one rule, named literally (an unknown id throws when the catalogue is built). */
+export function mutant(
+  name: string,
+  operator: string,
+  operations: OperationId[] | 'all',
+  ruleId: string,
+  description: string,
+  create: () => Hooks,
+): Mutant {
+  rule(ruleId);
+  return { name, kind: 'mutant', operator, operations, rule: ruleId, description, create };
 }

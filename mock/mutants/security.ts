@@ -6,21 +6,8 @@
  */
 import type { Socket } from 'node:net';
 import type { OperationId } from '../../contract/operations.ts';
-import { rule } from '../../contract/rules.ts';
 import type { EnvironmentStore } from '../store.ts';
-import { bodyObjects, isObject, isSuccess, type Hooks, type Mutant, type RequestContext } from './hooks.ts';
-
-function mutant(
-  name: string,
-  operator: string,
-  operations: OperationId[] | 'all',
-  ruleId: string,
-  description: string,
-  create: () => Hooks,
-): Mutant {
-  rule(ruleId);
-  return { name, kind: 'mutant', operator, operations, rule: ruleId, description, create };
-}
+import { bodyObjects, isObject, isSuccess, mutant, type Mutant, type RequestContext } from './hooks.ts';
 
 /** The sandbox account that is not the caller's (its store), or undefined for the live environment. */
 function otherAccount(c: RequestContext): EnvironmentStore | undefined {

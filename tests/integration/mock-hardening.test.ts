@@ -127,13 +127,21 @@ test('slow and incomplete requests are cut off after the request time-out; open 
         `content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n3\r\n{"a\r\n`,
     );
     const trickled = raw(mock.port, `GET /v1/currencies/1 HTTP/1.1\r\nhost: x\r\n`);
-    for (const [name, closed] of [
-      ['short body', short],
-      ['chunked without end', chunked],
-      ['headers without end', trickled],
+    const badChunk = raw(
+      mock.port,
+      `POST /v1/transactions HTTP/1.1\r\nhost: x\r\n${auth}` +
+        `content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{"a\r\n`,
+    );
+    for (const [name, closed, status] of [
+      ['short body', short, 408],
+      ['chunked without end', chunked, 408],
+      ['headers without end', trickled, 408],
+      ['a bad chunk size', badChunk, 400],
     ] as const) {
-      const { ms } = await closed;
+      const { ms, text } = await closed;
       assert.ok(ms < 3_000, `${name}: connection still open after ${ms} ms`);
+      // The answer docs/reference/mock.md promises, in the mock's error shape, before the connection closes.
+      assert.match(text, new RegExp(`^HTTP/1\\.1 ${status} `), `${name}: ${JSON.stringify(text.slice(0, 80))}`);
     }
     // Past the bound, a connection is closed at once; the mock keeps answering the others.
     const held = Array.from({ length: 5 }, () => net.connect(mock.port, '127.0.0.1'));
