@@ -89,6 +89,12 @@ export function renderRunSummary(
         `${rules.slice(0, 6).join(', ')}${rules.length > 6 ? ` and ${rules.length - 6} more` : ''}`,
     );
   }
+  // Rules no test checked: every test of theirs skipped (a variable not set, such as the second account's key).
+  const skipped = coverage.rules.filter((entry) => entry.verdict === 'skip' && entry.tests.length > 0).map((e) => e.id);
+  if (skipped.length > 0) {
+    const shown = skipped.slice(0, 8).join(', ') + (skipped.length > 8 ? ` and ${skipped.length - 8} more` : '');
+    lines.push(`  ${verdictDefinition('skip').symbol} not checked (their tests were skipped): ${shown}`);
+  }
   for (const id of ['unavailable', 'rate-limited', 'suite-error'] as const) {
     const count = coverage.totals[id];
     if (count === 0) continue;

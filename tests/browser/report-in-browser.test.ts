@@ -276,6 +276,16 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
     assert.equal(countAfter(text, 'Total'), expected.total, 'total');
     assert.equal(countAfter(text, 'Failed'), expected.failed, 'failed');
     assert.equal(countAfter(text, 'Passed'), expected.total - expected.failed - expected.skipped, 'passed');
+    // The report agrees with the conformance matrix: as many failed tests as the rules' failed tests.
+    const coverage = JSON.parse(readFileSync(join(run.outputDir, 'rule-coverage.json'), 'utf8')) as {
+      rules: Array<{ tests: Array<{ title: string; location: string; outcome: string }> }>;
+    };
+    const failedInMatrix = new Set(
+      coverage.rules.flatMap((entry) =>
+        entry.tests.filter((test) => test.outcome === 'failed').map((test) => `${test.location} ${test.title}`),
+      ),
+    );
+    assert.equal(countAfter(text, 'Failed'), failedInMatrix.size, 'failed tests: the report and the matrix agree');
     assert.match(text, /deleteCustomer: DELETE \/customers\/\{id\}/, 'results by operation');
     assert.match(text, /CUSTOMER-DELETE-404: /, 'results by rule');
     process.stdout.write(`# requests aborted (not loopback): ${[...new Set(blocked)].join(', ') || 'none'}\n`);

@@ -95,3 +95,24 @@ test("an assertion about the target carries no frame of the suite's files", () =
   assert.match(new Error('a suite error').stack ?? '', /run-summary\.test\.ts/, 'restored afterwards');
   assert.equal(withoutFrames(new Error('m')).stack, 'Error: m');
 });
+
+test('rules whose every test was skipped are named as not checked', () => {
+  const skippedRecord: TestRecord = {
+    title: 'another account cannot delete',
+    location: 'accounts.spec.ts:1',
+    rules: ['LINK-2XX'],
+    outcome: 'skipped',
+    requests: [],
+  };
+  const coverage = buildCoverage(rules, [skippedRecord]);
+  const lines = renderRunSummary(coverage, [skippedRecord], totalsOf([skippedRecord]), {
+    matrix: 'm',
+    coverage: 'c',
+    html: 'h',
+    allureResults: 'a',
+  });
+  assert.ok(
+    lines.some((line) => line.includes('not checked (their tests were skipped): LINK-2XX')),
+    lines.join('\n'),
+  );
+});
