@@ -129,6 +129,7 @@ const stacks: Stack[] = [
   nodeStack('node-http', 'nodehttp'),
   phpStack('php-laravel-style', 'phplv'),
   pythonStack('python-stdlib', 'pystd', 'json', 'python3'),
+  pythonStack('flask', 'flask', 'flask', 'python3-flask'),
 ];
 
 interface Options {
