@@ -1,9 +1,10 @@
 /**
  * npm run independent: the suite against servers it did not write, on real stacks. Each server
  * in lab/independent-servers/ was written by a separate session that saw only the API reference
- * (Go's standard library, FastAPI with pydantic 1 from Debian, plain PHP with SQLite, Express
- * with zod), making its stack's own choices where the reference is silent; their READMEs list
- * those choices. They are not part of the package.
+ * (Go's standard library, FastAPI with pydantic 1 and Flask from Debian, Python's standard library,
+ * plain PHP with SQLite, Express with zod, Fastify with its JSON schemas, Node's http), making its
+ * stack's own choices where the reference is silent; their READMEs list those choices. They are not
+ * part of the package.
  *
  * Each server seeds two accounts; the suite gets the second one's key and balance, so the
  * cross-account checks run too.
@@ -19,8 +20,9 @@
  * --quick runs the default run only (what CI gates on: no false positive on any stack), and does not
  * write docs/measured.
  *
- * Needs Debian's golang-go, php8.2-cli with php8.2-sqlite3, python3-fastapi with python3-uvicorn
- * (.ci/run installs them); the Express server's packages come from its own lockfile (npm ci).
+ * Needs Debian's golang-go, php8.2-cli with php8.2-sqlite3, python3-fastapi with python3-uvicorn,
+ * python3-flask (.ci/run installs them); the Express and Fastify servers' packages come from their
+ * own lockfiles (npm ci).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -130,6 +132,7 @@ const stacks: Stack[] = [
   phpStack('php-laravel-style', 'phplv'),
   pythonStack('python-stdlib', 'pystd', 'json', 'python3'),
   pythonStack('flask', 'flask', 'flask', 'python3-flask'),
+  nodeStack('fastify-schemas', 'fastify'),
 ];
 
 interface Options {
