@@ -25,6 +25,11 @@ export interface Exchange {
   durationMs: number;
   /** When the answer arrived, on the suite's clock (epoch ms): the target's clock is judged against it (TIME-NOW). */
   receivedAt?: number;
+  /**
+   * Sent with another credential than the configured key: the variable a replay reads it from (the second
+   * account's key), or null (a wrong or almost-right key: the replay shows it masked, not the valid key).
+   */
+  keyVariable?: string | null;
 }
 
 export function parseJsonBody(text: string): { json: unknown; jsonError: string | undefined } {
@@ -50,13 +55,15 @@ function shellQuote(value: string): string {
  * user keeps it in (PCS_SECRET_KEY, or the one named with --secret-key-env), so that it runs where printed.
  */
 export function curlCommand(
-  exchange: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>,
+  exchange: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'keyVariable'>,
   keyVariable: string = keyVariableName(),
 ): string {
   const parts = ['curl', '-i', '-X', exchange.method, shellQuote(exchange.url)];
+  // The credential the request carried: the configured key, another configured key, or none of them (masked).
+  const variable = exchange.keyVariable === undefined ? keyVariable : exchange.keyVariable;
   for (const [name, value] of Object.entries(exchange.requestHeaders)) {
-    if (name.toLowerCase() === 'authorization' && value === 'Bearer ***') {
-      parts.push('-H', `"Authorization: Bearer $${keyVariable}"`);
+    if (name.toLowerCase() === 'authorization' && value === 'Bearer ***' && variable !== null) {
+      parts.push('-H', `"Authorization: Bearer $${variable}"`);
     } else {
       parts.push('-H', shellQuote(`${name}: ${value}`));
     }

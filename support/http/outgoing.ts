@@ -10,8 +10,12 @@ import { redact, redactHeaders } from './redact.ts';
 import type { IncomingResponse } from './transport.ts';
 import { timed } from '../reporting/request-costs.ts';
 
-/** How the request authenticates: with the target's key (default), without a header, or with a given header value. */
-export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string };
+/**
+ * How the request authenticates: with the target's key (default), without a header, or with a given header value
+ * (`replayAs`: the variable a replay reads that credential from, when it is a configured key such as the second
+ * account's; otherwise a replay shows the header masked, never the valid key in its place).
+ */
+export type Auth = { kind: 'key' } | { kind: 'none' } | { kind: 'header'; value: string; replayAs?: string };
 
 export interface RequestOptions {
   params?: Record<string, string | number>;
@@ -37,6 +41,11 @@ export interface BuiltRequest {
   url: string;
   headers: Record<string, string>;
   data: string | undefined;
+  /**
+   * The variable a replay reads the credential from: undefined for the configured key (the user's variable),
+   * another name for another configured key, null for a credential that is no configured key.
+   */
+  keyVariable?: string | null;
 }
 
 export function buildRequest(
@@ -56,6 +65,8 @@ export function buildRequest(
   const auth = options.auth ?? { kind: 'key' };
   if (auth.kind === 'key') headers.authorization = `Bearer ${secretKey}`;
   if (auth.kind === 'header') headers.authorization = auth.value;
+  const keyVariable =
+    auth.kind !== 'header' || auth.value === `Bearer ${secretKey}` ? undefined : (auth.replayAs ?? null);
   let data: string | undefined;
   if (options.rawBody !== undefined) {
     data = options.rawBody;
@@ -64,7 +75,7 @@ export function buildRequest(
     data = stringifyJson(options.body);
     headers['content-type'] = options.contentType ?? 'application/json';
   }
-  return { op, path, url: baseUrl + path, headers, data };
+  return { op, path, url: baseUrl + path, headers, data, ...(keyVariable === undefined ? {} : { keyVariable }) };
 }
 
 /** The exchange as the suite records it: secrets masked, the body parsed as JSON when it is JSON. */
@@ -90,5 +101,6 @@ export function exchangeOf(
     ...parsed,
     durationMs,
     receivedAt: Date.now(),
+    ...(request.keyVariable === undefined ? {} : { keyVariable: request.keyVariable }),
   }));
 }

@@ -19,7 +19,7 @@ function secondAccount(target: Target): Auth {
     target.secondSecretKey === null,
     'PCS_SECOND_SECRET_KEY is not set: the cross-account checks are not run (give a key of another account)',
   );
-  return { kind: 'header', value: `Bearer ${target.secondSecretKey}` };
+  return { kind: 'header', value: `Bearer ${target.secondSecretKey}`, replayAs: 'PCS_SECOND_SECRET_KEY' };
 }
 
 function secondBalance(target: Target): number {

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { invocationPrefix, recordedInvocation, replayLine } from '../../support/generation/replay-command.ts';
 import { curlCommand } from '../../support/http/exchange.ts';
+import { buildRequest, type Auth } from '../../support/http/outgoing.ts';
 
 test('the replay keeps the flags the user gave and adds seed, path and the test', () => {
   const line = replayLine(
@@ -81,4 +82,32 @@ test('curl names the variable the key was read from', () => {
     `curl -i -X GET 'http://127.0.0.1/v1/balances/1' -H "Authorization: Bearer $HOLD_KEY"`,
   );
   assert.match(curlCommand(exchange), /\$PCS_SECRET_KEY/);
+});
+
+test("curl replays another account's key from its variable, and never the valid key for a wrong one", () => {
+  const request = (keyVariable: string | null) => ({
+    method: 'GET',
+    url: 'http://127.0.0.1/v1/balances/11',
+    requestHeaders: { authorization: 'Bearer ***' },
+    requestBody: undefined,
+    keyVariable,
+  });
+  assert.match(
+    curlCommand(request('PCS_SECOND_SECRET_KEY'), 'HOLD_KEY'),
+    /"Authorization: Bearer \$PCS_SECOND_SECRET_KEY"/,
+  );
+  const wrong = curlCommand(request(null), 'HOLD_KEY');
+  assert.doesNotMatch(wrong, /HOLD_KEY/, 'a wrong or almost-right key is not replayed as the valid one');
+  assert.match(wrong, /'authorization: Bearer \*\*\*'/);
+});
+
+test('a request records which credential it carried', () => {
+  const built = (auth: Auth) => buildRequest('getBalance', { params: { id: 1 }, auth }, 'http://h/v1', 'sk_key');
+  assert.equal(built({ kind: 'key' }).keyVariable, undefined);
+  assert.equal(built({ kind: 'header', value: 'Bearer sk_key' }).keyVariable, undefined);
+  assert.equal(
+    built({ kind: 'header', value: 'Bearer sk_other', replayAs: 'PCS_SECOND_SECRET_KEY' }).keyVariable,
+    'PCS_SECOND_SECRET_KEY',
+  );
+  assert.equal(built({ kind: 'header', value: 'Bearer sk_key0' }).keyVariable, null);
 });
