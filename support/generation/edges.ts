@@ -216,6 +216,18 @@ export function isLargeId(id: string | number): boolean {
   return /^[1-9]\d{15,19}$/.test(text) && BigInt(text) >= 2n ** 53n && BigInt(text) < 2n ** 64n;
 }
 
+/**
+ * A path id a common integer parser reads as an integer although it is not one in plain decimal: leading
+ * zeros, a + sign, white space around it, digit separators, digits of another script (Python's int(), which
+ * pydantic and FastAPI apply to a path id; Go's strconv.Atoi takes the sign and the zeros). Such an id names
+ * the customer of that number to such a server: 204 or a 4xx, never a 5xx.
+ */
+export function readsAsInteger(id: string | number): boolean {
+  const text = String(id);
+  if (/^[1-9]\d*$/.test(text)) return false;
+  return /^\s*\+?\p{Nd}+(?:_\p{Nd}+)*\s*$/u.test(text) && /[1-9\p{Nd}]/u.test(text.replace(/0/g, ''));
+}
+
 /** Edge path ids that are plain positive integers a service is unlikely to have reached, up to 2^53 − 1. */
 export const edgeUnknownId: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53 - 1),

@@ -13,6 +13,7 @@
  *   only as prose), which --strict turns into "must refuse", or because it has the documented
  *   type but lies outside the suite's usual range (an edge), which stays open under --strict.
  */
+import { canonicalText } from './echo.ts';
 import type { InputClass } from '../../contract/rules.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
 import { validateFieldInLayer, type SchemaName } from '../../contract/schemas.ts';
@@ -35,7 +36,8 @@ function asSent(value: unknown, required: boolean): Reading[] {
       value: rounded,
       how: 'read as the nearest double (a JSON parser reading numbers as 64-bit floats)',
     });
-  if (!required && typeof value === 'string' && value.trim() === '')
+  // Blank by any runtime's trim (PHP's also strips NUL): a framework that trims input may read it as "not given".
+  if (!required && typeof value === 'string' && canonicalText(value) === '')
     readings.push({ kind: 'absent', how: 'an empty text read as "not given"' });
   return readings;
 }
