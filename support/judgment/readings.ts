@@ -122,6 +122,11 @@ export function pydanticValue(value: unknown, types: readonly JSONSchemaType[]):
     if (type === 'integer' && typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
       return Math.trunc(value);
     }
+    // int() of a text: white space around it, a sign, digit separators ("1_000"); ASCII digits only here.
+    if (type === 'integer' && typeof value === 'string' && /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(value)) {
+      const number = Number(value.trim().replace(/_/g, ''));
+      if (Number.isSafeInteger(number)) return number;
+    }
     if (type === 'object') {
       if (value === '') return {};
       const pairs = Array.isArray(value) && value.every((item) => Array.isArray(item) && item.length === 2);
