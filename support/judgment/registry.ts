@@ -59,10 +59,17 @@ export interface Judgement {
 interface RegisteredCheck {
   rule: string;
   operations: readonly OperationId[];
-  /** The violations of an answer the request was owed as a success; undefined when the context lacks what it needs. */
-  check(exchange: Exchange, context: AnswerContext): Violation[] | undefined;
-  /** In the default reading, for an answer that passed: what --strict would refuse in it, if anything. */
-  lenient?(exchange: Exchange, context: AnswerContext): string | undefined;
+  /**
+   * The violations of an answer the request was owed as a success; undefined when the context lacks what it
+   * needs. A check that --strict reads otherwise also says, for an answer that passed, what --strict would refuse.
+   */
+  check(exchange: Exchange, context: AnswerContext): Violation[] | Passed | undefined;
+}
+
+/** An answer that passed, in the default reading, with what --strict would refuse in it. */
+interface Passed {
+  violations: [];
+  lenient: string;
 }
 
 /**
@@ -137,13 +144,20 @@ function registeredChecks(): RegisteredCheck[] {
     const shape: RegisteredCheck = {
       rule: roles.shape,
       operations: [id],
-      check: (exchange, context) => shapeViolations(exchange, context, strictAnswers),
-      // A value that does not exist yet (gap row not-yet-values), null or absent: --strict requires it.
-      lenient: (exchange, context) => {
-        const [first, ...others] = shapeViolations(exchange, context, true);
-        if (first === undefined) return undefined;
+      // The strict layer only adds to the reference one: an answer it accepts, the reference accepts too, so a
+      // conforming answer is validated once. A value that does not exist yet (gap row not-yet-values), null or
+      // absent, passes the reference and is what --strict refuses.
+      check: (exchange, context) => {
+        const strictViolations = shapeViolations(exchange, context, true);
+        if (strictAnswers || strictViolations.length === 0) return strictViolations;
+        const violations = shapeViolations(exchange, context, false);
+        if (violations.length > 0) return violations;
+        const [first, ...others] = strictViolations as [Violation, ...Violation[]];
         const more = others.length === 0 ? '' : ` (and ${others.length} more)`;
-        return `--strict refuses ${first.location}: expected ${first.expected}, actual ${first.actual}${more}`;
+        return {
+          violations: [],
+          lenient: `--strict refuses ${first.location}: expected ${first.expected}, actual ${first.actual}${more}`,
+        };
       },
     };
     const contentType = roles.contentType;
@@ -203,7 +217,7 @@ function registeredChecks(): RegisteredCheck[] {
 let registry: RegisteredCheck[] | undefined;
 
 /** The registered checks of an operation (every rule its answers owe beyond the status). */
-export function checksOf(id: OperationId): Array<Pick<RegisteredCheck, 'rule' | 'check' | 'lenient'>> {
+export function checksOf(id: OperationId): Array<Pick<RegisteredCheck, 'rule' | 'check'>> {
   registry ??= registeredChecks();
   return registry.filter((entry) => entry.operations.includes(id));
 }
@@ -217,10 +231,9 @@ export function registeredRules(): Map<OperationId, string[]> {
 function judgeAccepted(exchange: Exchange, context: AnswerContext): Judgement[] {
   if (operation(exchange.operation).rules === undefined) return [];
   return checksOf(exchange.operation).flatMap((entry): Judgement[] => {
-    const violations = entry.check(exchange, context);
-    if (violations === undefined) return [];
-    const lenient = violations.length === 0 && !strictAnswers ? entry.lenient?.(exchange, context) : undefined;
-    return [{ rule: entry.rule, violations, ...(lenient === undefined ? {} : { lenient }) }];
+    const result = entry.check(exchange, context);
+    if (result === undefined) return [];
+    return Array.isArray(result) ? [{ rule: entry.rule, violations: result }] : [{ rule: entry.rule, ...result }];
   });
 }
 

@@ -77,3 +77,34 @@ test('response schemas accept fields beyond the documented ones (the reference s
     assert.notEqual(schema.additionalProperties, false, `${name} must not forbid extra fields`);
   }
 });
+
+/** Every node of a schema document, with its path (for messages). */
+function nodesOf(node: unknown, path: string): Array<{ path: string; node: Record<string, unknown> }> {
+  if (typeof node !== 'object' || node === null) return [];
+  const entries = Object.entries(node as Record<string, unknown>);
+  return [
+    { path, node: node as Record<string, unknown> },
+    ...entries.flatMap(([key, child]) => nodesOf(child, `${path}/${key}`)),
+  ];
+}
+
+test('the strict layer only narrows the reference one: what --strict accepts, the reference accepts', () => {
+  // support/judgment/registry.ts validates an answer in the strict layer first and skips the reference layer when
+  // it passes: that holds because x-pcs-strict narrows a type, adds required fields or adds a keyword, never widens.
+  const widening: string[] = [];
+  for (const [name, document] of schemaDocuments) {
+    for (const { path, node } of nodesOf(document, name)) {
+      const strict = node['x-pcs-strict'] as Record<string, unknown> | undefined;
+      if (strict === undefined) continue;
+      for (const [keyword, value] of Object.entries(strict)) {
+        if (keyword === 'required' || keyword === 'description') continue;
+        if (keyword === 'type') {
+          const reference: unknown[] = [node.type ?? []].flat();
+          const narrowed = [value].flat().every((type) => reference.length === 0 || reference.includes(type));
+          if (!narrowed) widening.push(`${path}: type ${JSON.stringify(value)} beyond ${JSON.stringify(node.type)}`);
+        } else if (keyword in node) widening.push(`${path}: ${keyword} replaces the reference's`);
+      }
+    }
+  }
+  assert.deepEqual(widening, []);
+});
