@@ -132,28 +132,23 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
   // hooks that cross accounts (a server that ignores who owns what) find both in `accounts`.
   const secondAccount = (request: FastifyRequest): boolean =>
     request.headers.authorization?.includes(options.keys.sandboxSecond) === true;
-  const context = (request: FastifyRequest, state: Resolved): RequestContext => ({
-    operation: state.operation,
-    environment: state.environment,
-    request,
-    store:
-      state.environment === 'live'
-        ? options.stores.live
-        : secondAccount(request)
-          ? options.stores.sandboxSecond
-          : options.stores.sandbox,
-    keys:
-      state.environment === 'sandbox'
-        ? {
-            own: secondAccount(request) ? options.keys.sandboxSecond : options.keys.sandbox,
-            foreign: options.keys.live,
-          }
+  const accounts = {
+    primary: { key: options.keys.sandbox, store: options.stores.sandbox },
+    second: { key: options.keys.sandboxSecond, store: options.stores.sandboxSecond },
+  };
+  const context = (request: FastifyRequest, state: Resolved): RequestContext => {
+    const own = state.environment === 'live' ? undefined : secondAccount(request) ? accounts.second : accounts.primary;
+    return {
+      operation: state.operation,
+      environment: state.environment,
+      request,
+      store: own?.store ?? options.stores.live,
+      keys: own
+        ? { own: own.key, foreign: options.keys.live }
         : { own: options.keys.live, foreign: options.keys.sandbox },
-    accounts: {
-      primary: { key: options.keys.sandbox, store: options.stores.sandbox },
-      second: { key: options.keys.sandboxSecond, store: options.stores.sandboxSecond },
-    },
-  });
+      accounts,
+    };
+  };
 
   app.addHook('onRequest', async (request, reply) => {
     let behaviour = fixed;

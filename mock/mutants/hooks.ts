@@ -159,3 +159,9 @@ export function mutant(
   rule(ruleId);
   return { name, kind: 'mutant', operator, operations, rule: ruleId, description, create };
 }
+
+/** The sandbox account that is not the caller's (its store), or undefined for the live environment. */
+export function otherAccountStore(c: RequestContext): EnvironmentStore | undefined {
+  if (c.environment !== 'sandbox') return undefined;
+  return c.store === c.accounts.primary.store ? c.accounts.second.store : c.accounts.primary.store;
+}

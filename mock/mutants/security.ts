@@ -6,14 +6,15 @@
  */
 import type { Socket } from 'node:net';
 import type { OperationId } from '../../contract/operations.ts';
-import type { EnvironmentStore } from '../store.ts';
-import { bodyObjects, isObject, isSuccess, mutant, type Mutant, type RequestContext } from './hooks.ts';
-
-/** The sandbox account that is not the caller's (its store), or undefined for the live environment. */
-function otherAccount(c: RequestContext): EnvironmentStore | undefined {
-  if (c.environment !== 'sandbox') return undefined;
-  return c.store === c.accounts.primary.store ? c.accounts.second.store : c.accounts.primary.store;
-}
+import {
+  bodyObjects,
+  isObject,
+  isSuccess,
+  mutant,
+  otherAccountStore,
+  type Mutant,
+  type RequestContext,
+} from './hooks.ts';
 
 const pathNumber = (c: RequestContext): number => Number((c.request.params as { id?: string }).id);
 
@@ -28,7 +29,7 @@ function isolationMutants(): Mutant[] {
       "another account's customer is deleted (204)",
       () => ({
         preHandler: (c) => {
-          const other = otherAccount(c);
+          const other = otherAccountStore(c);
           const id = pathNumber(c);
           if (!other || c.store.customers.has(id) || !other.customers.delete(id)) return undefined;
           return { status: 204, text: '' };
@@ -43,7 +44,7 @@ function isolationMutants(): Mutant[] {
       "another account's customer is deleted, though the answer is 404",
       () => ({
         preHandler: (c) => {
-          const other = otherAccount(c);
+          const other = otherAccountStore(c);
           const id = pathNumber(c);
           if (other && !c.store.customers.has(id)) other.customers.delete(id);
           return undefined;
@@ -58,7 +59,7 @@ function isolationMutants(): Mutant[] {
       "another account's transaction gets a payment link",
       () => ({
         preHandler: (c) => {
-          const other = otherAccount(c);
+          const other = otherAccountStore(c);
           const id = pathNumber(c);
           if (!other || c.store.transactions.has(id) || !other.transactions.has(id)) return undefined;
           const token = other.tokenFor(id);
@@ -74,7 +75,7 @@ function isolationMutants(): Mutant[] {
       "another account's token pays its transaction",
       () => ({
         preHandler: (c) => {
-          const other = otherAccount(c);
+          const other = otherAccountStore(c);
           const body = c.request.body;
           if (!other || !isObject(body)) return undefined;
           const token = String(body.token);
@@ -94,7 +95,7 @@ function isolationMutants(): Mutant[] {
       'a token sent by another account is refused, but forgotten: its owner can no longer pay with it',
       () => ({
         preHandler: (c) => {
-          const other = otherAccount(c);
+          const other = otherAccountStore(c);
           const body = c.request.body;
           if (other && isObject(body) && !c.store.tokens.has(String(body.token)))
             other.tokens.delete(String(body.token));
@@ -110,7 +111,7 @@ function isolationMutants(): Mutant[] {
       "another account's balance is returned",
       () => ({
         preHandler: (c) => {
-          const other = otherAccount(c);
+          const other = otherAccountStore(c);
           const balance = other?.balances.get(pathNumber(c));
           if (!balance || c.store.balances.has(pathNumber(c))) return undefined;
           return { status: 200, json: [balance] };
@@ -125,7 +126,7 @@ function isolationMutants(): Mutant[] {
       "payment intents carry the other account's account_id (the caller's balances show its own)",
       () => ({
         onSend: (c) => {
-          const other = otherAccount(c);
+          const other = otherAccountStore(c);
           if (!other || !isSuccess(c.status) || c.json === undefined) return undefined;
           for (const object of bodyObjects(c.json)) if ('account_id' in object) object.account_id = other.accountId;
           return { json: c.json };

@@ -21,7 +21,7 @@ import { Ajv } from 'ajv';
 import type { OperationId } from '../../contract/operations.ts';
 import { rule } from '../../contract/rules.ts';
 import { documentedResponses } from './contract.ts';
-import { bodyObjects, errorJson, isObject, isSuccess } from './hooks.ts';
+import { bodyObjects, errorJson, isObject, isSuccess, otherAccountStore } from './hooks.ts';
 import type { Hooks, ResponseContext, Rewrite, Variant } from './hooks.ts';
 
 interface VariantOptions {
@@ -585,8 +585,8 @@ const goTrimSpace = (text: string): string => text.replace(new RegExp(`^${goSpac
 function foreignResources403(): Hooks {
   return {
     onSend: (c) => {
-      if (c.status !== 404 || c.environment !== 'sandbox') return undefined;
-      const other = c.store === c.accounts.primary.store ? c.accounts.second.store : c.accounts.primary.store;
+      const other = otherAccountStore(c);
+      if (c.status !== 404 || other === undefined) return undefined;
       const id = Number((c.request.params as { id?: string }).id);
       const body = c.request.body;
       const token = isObject(body) ? String(body.token) : '';

@@ -187,26 +187,37 @@ export function intentsWithEvents(exchange: Exchange): number {
   }).length;
 }
 
+/**
+ * Visits every object of a JSON value, depth first, with its JSON pointer; when `visit` returns false, the
+ * object's members are not visited.
+ */
+function visitObjects(
+  value: unknown,
+  visit: (object: Record<string, unknown>, pointer: string) => boolean | undefined,
+  pointer = '',
+): void {
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) visitObjects(item, visit, `${pointer}/${index}`);
+  } else if (typeof value === 'object' && value !== null) {
+    const object = value as Record<string, unknown>;
+    if (visit(object, pointer) === false) return;
+    for (const [key, item] of Object.entries(object))
+      visitObjects(item, visit, `${pointer}/${escapePointerToken(key)}`);
+  }
+}
+
 /** ACCOUNT-DATA-OWN: no `account_id` anywhere in the body is another account's. */
 export function accountIdIsNot(exchange: Pick<Exchange, 'json'>, otherAccountId: unknown): Violation[] {
   const violations: Violation[] = [];
-  const visit = (value: unknown, pointer: string): void => {
-    if (Array.isArray(value)) {
-      for (const [index, item] of value.entries()) visit(item, `${pointer}/${index}`);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        const at = `${pointer}/${escapePointerToken(key)}`;
-        if (key === 'account_id' && JSON.stringify(item) === JSON.stringify(otherAccountId))
-          violations.push({
-            location: `body ${at}`,
-            expected: "the caller's account_id (not another account's)",
-            actual: `${describeValue(item)}, the other account's`,
-          });
-        else visit(item, at);
-      }
-    }
-  };
-  visit(exchange.json, '');
+  visitObjects(exchange.json, (object, pointer) => {
+    if ('account_id' in object && JSON.stringify(object.account_id) === JSON.stringify(otherAccountId))
+      violations.push({
+        location: `body ${pointer}/account_id`,
+        expected: "the caller's account_id (not another account's)",
+        actual: `${describeValue(object.account_id)}, the other account's`,
+      });
+    return undefined;
+  });
   return violations;
 }
 
@@ -218,24 +229,16 @@ export function accountIdIsNot(exchange: Pick<Exchange, 'json'>, otherAccountId:
 export function disclosesNothingOf(exchange: Pick<Exchange, 'json'>, resource: Record<string, unknown>): Violation[] {
   const fields = Object.entries(resource).filter(([, value]) => value !== null && value !== '' && value !== undefined);
   const violations: Violation[] = [];
-  const visit = (value: unknown, pointer: string): void => {
-    if (Array.isArray(value)) {
-      for (const [index, item] of value.entries()) visit(item, `${pointer}/${index}`);
-    } else if (typeof value === 'object' && value !== null) {
-      const object = value as Record<string, unknown>;
-      const same = fields.filter(
-        ([key, item]) => key in object && JSON.stringify(object[key]) === JSON.stringify(item),
-      );
-      if (same.length >= 2)
-        violations.push({
-          location: `body ${pointer || '/'}`,
-          expected: "none of the resource's data in a refused answer",
-          actual: `its ${same.map(([key]) => key).join(', ')}`,
-        });
-      else for (const [key, item] of Object.entries(object)) visit(item, `${pointer}/${escapePointerToken(key)}`);
-    }
-  };
-  visit(exchange.json, '');
+  visitObjects(exchange.json, (object, pointer) => {
+    const same = fields.filter(([key, item]) => key in object && JSON.stringify(object[key]) === JSON.stringify(item));
+    if (same.length < 2) return undefined;
+    violations.push({
+      location: `body ${pointer || '/'}`,
+      expected: "none of the resource's data in a refused answer",
+      actual: `its ${same.map(([key]) => key).join(', ')}`,
+    });
+    return false;
+  });
   return violations;
 }
 

@@ -176,21 +176,21 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
       'is required when PCS_BASE_URL is set (the key is sent as Authorization: Bearer <key>)',
     );
   }
-  // Without a base URL the run tests the embedded mock with the mock's own keys: a key given for a
-  // target whose address is missing (a CI variable not set) would pass without testing anything.
-  for (const variable of ['PCS_SECRET_KEY', 'PCS_SECOND_SECRET_KEY']) {
-    if (target === null && text(env, variable) !== undefined) {
+  const secondSecretKey = text(env, 'PCS_SECOND_SECRET_KEY') ?? null;
+  const keys = [
+    ['PCS_SECRET_KEY', secretKey],
+    ['PCS_SECOND_SECRET_KEY', secondSecretKey],
+  ] as const;
+  for (const [variable, key] of keys) {
+    // Without a base URL the run tests the embedded mock with the mock's own keys: a key given for a
+    // target whose address is missing (a CI variable not set) would pass without testing anything.
+    if (target === null && key !== null) {
       throw new ConfigError(
         variable,
         'is set but PCS_BASE_URL is not: the run would test the embedded mock, not your target; ' +
           `set PCS_BASE_URL (or unset ${variable} to test the mock)`,
       );
     }
-  }
-  for (const [variable, key] of [
-    ['PCS_SECRET_KEY', secretKey],
-    ['PCS_SECOND_SECRET_KEY', text(env, 'PCS_SECOND_SECRET_KEY') ?? null],
-  ] as const) {
     if (key !== null && (/[\s\x00-\x1f\x7f]/.test(key) || key.length > 1024)) {
       throw new ConfigError(
         variable,
@@ -198,7 +198,6 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
       );
     }
   }
-  const secondSecretKey = text(env, 'PCS_SECOND_SECRET_KEY') ?? null;
   if (secondSecretKey !== null && secondSecretKey === secretKey) {
     throw new ConfigError('PCS_SECOND_SECRET_KEY', 'is the same key as PCS_SECRET_KEY; give a key of another account');
   }
@@ -253,10 +252,7 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
   }
 
   // Live guard: checked here, before any request is made; the second key is held to it like the first.
-  for (const [variable, key] of [
-    ['PCS_SECRET_KEY', secretKey],
-    ['PCS_SECOND_SECRET_KEY', secondSecretKey],
-  ] as const) {
+  for (const [variable, key] of keys) {
     if (key === null) continue;
     if (environment === 'sandbox' && liveKeyPattern.test(key)) {
       throw new ConfigError(variable, 'looks like a live key but PCS_ENVIRONMENT is sandbox; refusing to run');

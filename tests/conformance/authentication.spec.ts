@@ -102,21 +102,30 @@ const bareKey: ClassifiedInput = {
   why: 'the key is valid; the reference shows it after Bearer',
 };
 
-async function lazyResources(
-  api: ApiClient,
-  target: Target,
-  customers: CustomerFactory,
-  createdTransaction: () => Promise<CreatedTransaction>,
-): Promise<Resources> {
+/** A transaction of the account, for the operations that need one. */
+async function newTransaction(api: ApiClient, target: Target): Promise<CreatedTransaction> {
+  requireWrites(target);
+  const sent = transactionBody(target, 'authentication check');
+  const exchange = await api.call('createTransaction', { body: sent });
+  preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
+  return { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
+}
+
+/** The resources a request needs, made on first use and then reused: one transaction and one link per test. */
+function lazyResources(api: ApiClient, target: Target, customers: CustomerFactory): Resources {
+  let transaction: CreatedTransaction | undefined;
   let link: IssuedLink | undefined;
+  const createdTransaction = async (): Promise<CreatedTransaction> => {
+    transaction ??= await newTransaction(api, target);
+    return transaction;
+  };
   return {
     target,
     customers,
     transaction: createdTransaction,
     link: async () => {
       if (link) return link;
-      const transaction = await createdTransaction();
-      const exchange = await api.call('getPaymentLink', { params: { id: transaction.id } });
+      const exchange = await api.call('getPaymentLink', { params: { id: (await createdTransaction()).id } });
       preconditionAnswer(exchange, accepted('LINK-2XX'));
       link = {
         exchange,
@@ -128,31 +137,13 @@ async function lazyResources(
   };
 }
 
-/** A transaction of the account, for the operations that need one. */
-async function newTransaction(api: ApiClient, target: Target): Promise<CreatedTransaction> {
-  requireWrites(target);
-  const sent = transactionBody(target, 'authentication check');
-  const exchange = await api.call('createTransaction', { body: sent });
-  preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
-  return { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
-}
-
 test.describe('authentication', () => {
   for (const authCase of cases) {
     test(
       `${authCase.operation} refuses requests without a valid key with 401`,
       covers(authCase.rule),
       async ({ api, target, customers }) => {
-        let transaction: CreatedTransaction | undefined;
-        const resources = await lazyResources(api, target, customers, async () => {
-          if (transaction) return transaction;
-          requireWrites(target);
-          const sent = transactionBody(target, 'authentication check');
-          const exchange = await api.call('createTransaction', { body: sent });
-          preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
-          transaction = { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
-          return transaction;
-        });
+        const resources = lazyResources(api, target, customers);
         const request = await authCase.request(resources);
         for (const credential of invalidCredentials()) {
           await test.step(`with ${credential.name}`, async () => {
@@ -167,13 +158,7 @@ test.describe('authentication', () => {
       `${authCase.operation} accepts the account's key as a bearer credential`,
       covers('AUTH-BEARER-ACCEPTED'),
       async ({ api, target, customers }) => {
-        const resources = await lazyResources(api, target, customers, async () => {
-          requireWrites(target);
-          const sent = transactionBody(target, 'authentication check');
-          const exchange = await api.call('createTransaction', { body: sent });
-          preconditionAnswer(exchange, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
-          return { sent, exchange, id: (exchange.json as { id: number }).id, amount: sent.amount };
-        });
+        const resources = lazyResources(api, target, customers);
         const exchange = await api.call(authCase.operation, await authCase.request(resources));
         expectAnswer(exchange, authorised('AUTH-BEARER-ACCEPTED'));
       },
@@ -185,7 +170,7 @@ test.describe('authentication', () => {
       `${authCase.operation} refuses keys that are almost the valid one with 401`,
       covers('AUTH-KEY-EXACT'),
       async ({ api, target, customers }) => {
-        const resources = await lazyResources(api, target, customers, () => newTransaction(api, target));
+        const resources = lazyResources(api, target, customers);
         const request = await authCase.request(resources);
         for (const almost of almostRightKeys(target.secretKey)) {
           await test.step(`with the key ${almost.name}`, async () => {
@@ -203,7 +188,7 @@ test.describe('authentication', () => {
       `${authCase.operation} checks the key on every request of a keep-alive connection`,
       covers('AUTH-PER-REQUEST'),
       async ({ api, target, customers }) => {
-        const resources = await lazyResources(api, target, customers, () => newTransaction(api, target));
+        const resources = lazyResources(api, target, customers);
         const request = await authCase.request(resources);
         // One connection for the whole test: the valid key opens it, then a wrong key and no key follow on it.
         const connection = wireSender({ connections: 1, connectTimeoutMs: target.timeoutMs });
@@ -230,7 +215,7 @@ test.describe('authentication', () => {
       `${authCase.operation} with the bare key (no Bearer scheme): accept or refuse (--strict: refuse)`,
       covers('AUTH-BEARER-SCHEME'),
       async ({ api, target, customers }) => {
-        const resources = await lazyResources(api, target, customers, () => newTransaction(api, target));
+        const resources = lazyResources(api, target, customers);
         const request = await authCase.request(resources);
         const exchange = await api.call(authCase.operation, {
           ...request,
