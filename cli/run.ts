@@ -14,6 +14,7 @@ import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
 import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
 import { propertyPathPattern, propertySettings } from '../support/generation/property-settings.ts';
+import { inFlightSetting } from '../support/http/in-flight.ts';
 import { invocationPrefix, invocationVariable } from '../support/generation/replay-command.ts';
 import { markerFileName, transportVariables } from '../support/http/transport.ts';
 import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
@@ -218,6 +219,7 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
   workersSetting(env);
   transportVariables(env);
   propertySettings(env);
+  inFlightSetting(env);
   const grep = flags.get('grep');
   if (typeof grep === 'string') checkRegExp(grep, '--grep');
   const reporter = flags.get('reporter');

@@ -123,6 +123,21 @@ export function ruleNamedBy(message: string): string | undefined {
   return ruleAtStart.exec(message)?.[1];
 }
 
+/** The skip reason of support/judgment/known-broken.ts (blockedReason): the rule a test's precondition broke. */
+const skippedAsBlocked = /^blocked: precondition ([A-Z][A-Z0-9-]*) is broken/;
+
+/** The precondition rule a skipped test was blocked by, if it was skipped so. */
+function skippedBlocker(test: TestRecord): string | undefined {
+  if (test.outcome !== 'skipped' || test.skipReason === undefined) return undefined;
+  return skippedAsBlocked.exec(test.skipReason)?.[1];
+}
+
+/** The rules that blocked a test: those its failure names, or the one its skip names. */
+function blockersOf(test: TestRecord): string[] {
+  const skipped = skippedBlocker(test);
+  return skipped !== undefined ? [skipped] : (test.failure?.rules ?? []);
+}
+
 /** A skipped test that never sent its request because the target was found unreachable earlier in the run. */
 const skippedAsUnreachable = /^target unavailable: /;
 
@@ -140,6 +155,9 @@ function outcomeOfCategory(category: FailureCategoryId): RuleOutcome {
 export function outcomeForRule(test: TestRecord, ruleId: string): RuleOutcome {
   if (test.outcome === 'skipped' && test.skipReason !== undefined && skippedAsUnreachable.test(test.skipReason))
     return 'unavailable';
+  // Skipped at a precondition another test had found broken (support/judgment/known-broken.ts): blocked, as it
+  // would have been had it failed there.
+  if (skippedBlocker(test) !== undefined) return 'blocked';
   if ((test.outcome === 'passed' || test.outcome === 'flaky') && test.lenient?.some((entry) => entry.rule === ruleId))
     return 'lenient';
   if (test.outcome !== 'failed' || !test.failure) return test.outcome;
@@ -239,7 +257,7 @@ export function buildCoverage(rules: readonly Rule[], tests: readonly TestRecord
                 message: test.failure.message,
               }
             : {}),
-          ...(outcome === 'blocked' && test.failure ? { blockedBy: test.failure.rules } : {}),
+          ...(outcome === 'blocked' ? { blockedBy: blockersOf(test) } : {}),
           ...(outcome === 'lenient' ? { lenient: test.lenient!.find((entry) => entry.rule === rule.id)!.note } : {}),
         };
       }),

@@ -30,6 +30,10 @@ import type { RuleKind } from '../../contract/rules.ts';
 export { propertySettings, defaultRuns, defaultBudgetMs, type PropertySettings } from './property-settings.ts';
 import { propertySettings, type Env, type PropertySettings } from './property-settings.ts';
 import { recordedInvocation, replayLine } from './replay-command.ts';
+import { casesInFlight, freshSeed, type CaseRunDetails } from './concurrent-cases.ts';
+import { inFlightLimit } from '../http/in-flight.ts';
+import { blockedReason, brokenEarlier, recordBroken } from '../judgment/known-broken.ts';
+import { recordShrink, shrinkDecision } from './shrink-budget.ts';
 import { withoutFrames } from '../judgment/frameless.ts';
 
 /** A rule broken by a generated case: thrown inside a predicate (see holds). */
@@ -205,6 +209,8 @@ export function failureMessage<T>(
     numRuns: number;
     numShrinks: number;
     counterexample: [T] | null;
+    /** Why the counterexample is not (fully) shrunk, when it is not (support/generation/shrink-budget.ts). */
+    shrinkNote?: string;
   },
   failed: FailedCase,
 ): string {
@@ -220,6 +226,7 @@ export function failureMessage<T>(
   ];
   const value = details.counterexample?.[0];
   const path = details.counterexamplePath === null ? null : fullPath(details.counterexamplePath, value);
+  if (details.shrinkNote !== undefined) lines.push(`  ${details.shrinkNote}`);
   lines.push(`  seed: ${details.seed}`, `  path: ${path ?? '(none)'}`);
   const labelled = failed.steps.some((step) => step.label !== undefined);
   const request = (exchange: Exchange, prefix: string): string[] => [
@@ -275,9 +282,34 @@ function recordStats(
   }
 }
 
+/** The skip reason when an error is a precondition that another test of this run found broken already. */
+function blockingRule(error: unknown, title: string, env: Env): string | undefined {
+  if (!(error instanceof PropertyViolation) || !error.precondition) return undefined;
+  const earlier = brokenEarlier(error.ruleId, title, env);
+  return earlier === undefined ? undefined : blockedReason(error.ruleId, earlier);
+}
+
+/** fast-check's account of a run, in the runner's terms (the counterexample is the property's one-value tuple). */
+function fromFastCheck<T>(
+  details: Omit<CaseRunDetails<T>, 'counterexample'> & { counterexample: unknown },
+): CaseRunDetails<T> {
+  return {
+    failed: details.failed,
+    interrupted: details.interrupted,
+    seed: details.seed,
+    numRuns: details.numRuns,
+    numShrinks: details.numShrinks,
+    counterexample: details.counterexample as [T] | null,
+    counterexamplePath: details.counterexamplePath,
+    errorInstance: details.errorInstance,
+  };
+}
+
 /** Runs a property inside the current Playwright test; throws the failure message when a case breaks a rule. */
 export async function runProperty<T, C = undefined>(options: PropertyOptions<T, C>): Promise<PropertyOutcome> {
   const settings = propertySettings(options.env);
+  /** The variables of the run: the process's, with what the caller gave on top (unit tests). */
+  const runEnv = { ...process.env, ...options.env };
   const { testInfo } = options;
   const title = testInfo.title;
   testInfo.setTimeout(Math.max(testInfo.timeout, 2 * settings.budgetMs + 30_000));
@@ -287,6 +319,13 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
   let lastFailure: FailedCase | undefined;
   let transportFailure: TransportError | undefined;
   let cases = 0;
+  /** The property stopped inside its first case, by its budget: what ran of it held. */
+  let stoppedInFirstCase = false;
+  /** Set when shrinking was cut short (its budget) or not done: said in the failure message. */
+  let shrinkNote: string | undefined;
+  let shrinkStopped = false;
+  /** The skip reason when the failure is a precondition another test of this run found broken already. */
+  let blockedBy: string | undefined;
   /** Time spent inside cases (the rest of the property's time is fast-check's: generating, filtering, shrinking). */
   let casesMs = 0;
   propertyKind = kindOf(testInfo);
@@ -297,50 +336,119 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     try {
       context = options.setup ? await options.setup(client) : (undefined as C);
     } catch (error) {
+      const blocked = blockingRule(error, title, runEnv);
+      if (blocked !== undefined) testInfo.skip(true, blocked);
+      if (error instanceof PropertyViolation) recordBroken(error.ruleId, title, runEnv);
       if (error instanceof PropertyViolation && !error.precondition)
         throw new Error(`precondition failed: ${error.message}`);
       throw error;
     }
     const arbitrary =
       typeof options.arbitrary === 'function' ? options.arbitrary(settings.replayPath, context) : options.arbitrary;
-    const property = fc.asyncProperty(arbitrary, async (value: T) => {
+    /** Set when shrinking began; after its budget the remaining candidates pass at once, sending nothing. */
+    let shrinkDeadline: number | undefined;
+    /** One case: its failure (the error and the case's own steps), or undefined when it passed. */
+    const caseOutcome = async (value: T): Promise<FailedCase | undefined> => {
       // After a transport failure the remaining cases pass at once: nothing is shrunk, the transport error is reported.
-      if (transportFailure) return;
+      if (transportFailure) return undefined;
+      if (shrinkDeadline !== undefined && lastFailure !== undefined && performance.now() > shrinkDeadline) {
+        shrinkStopped = true;
+        return undefined;
+      }
       cases++;
-      client.startCase();
+      // Its own record of steps: cases run side by side (support/generation/concurrent-cases.ts).
+      const caseClient = client.forCase();
       const caseStarted = performance.now();
       try {
-        await options.predicate(value, client, context);
+        await options.predicate(value, caseClient, context);
+        return undefined;
       } catch (error) {
         // A case still running when the time budget stopped the property: the client was closed under it.
-        if (error instanceof RequestAbandoned) return;
+        if (error instanceof RequestAbandoned) return undefined;
         if (error instanceof TransportError) {
           transportFailure = error;
-          return;
+          return undefined;
         }
-        // The last failing case is the minimal counterexample: shrinking only moves to cases that fail.
-        lastFailure = {
+        return {
           error,
-          steps: client.caseSteps.map((step) => ({ label: step.label, exchanges: [...step.exchanges] })),
+          steps: caseClient.caseSteps.map((step) => ({ label: step.label, exchanges: [...step.exchanges] })),
         };
-        throw error;
       } finally {
         casesMs += performance.now() - caseStarted;
       }
-    });
+    };
+    const runCase = async (value: T): Promise<void> => {
+      const failure = await caseOutcome(value);
+      if (failure === undefined) return;
+      // The last failing case is the minimal counterexample: shrinking only moves to cases that fail.
+      lastFailure = failure;
+      throw failure.error;
+    };
+    const property = fc.asyncProperty(arbitrary, runCase);
     const runs = options.runs ? options.runs(settings) : settings.runs;
     const examples = typeof options.examples === 'function' ? options.examples(context) : (options.examples ?? []);
-    const checkStarted = performance.now();
-    const details = await fc.check(property, {
+    const parameters = {
       examples: examples.map((example) => [example] as [T]),
       // fast-check counts examples within numRuns (and cuts them to it): they come on top of the generated cases.
       numRuns: runs + examples.length,
-      seed: settings.seed,
-      path: settings.path,
+      // Chosen here when PCS_SEED is unset: the cases run in flight and the shrink that follows need the same one.
+      seed: settings.seed ?? freshSeed(),
+    };
+    const checkStarted = performance.now();
+    let details: CaseRunDetails<T>;
+    if (settings.path !== undefined) {
       // Replaying a path re-runs that one case; the reported counterexample is already minimal.
-      endOnFailure: settings.path !== undefined || !settings.shrink,
-      plugins: [fc.interruptAfterTimeLimit(settings.budgetMs)],
-    });
+      details = fromFastCheck<T>(
+        await fc.check(property, {
+          ...parameters,
+          path: settings.path,
+          endOnFailure: true,
+          plugins: [fc.interruptAfterTimeLimit(settings.budgetMs)],
+        }),
+      );
+    } else {
+      // The arbitrary's own sample, examples as values: fc.sample of the property draws other cases.
+      const drawn = fc
+        .sample(arbitrary, { examples, numRuns: parameters.numRuns, seed: parameters.seed })
+        .map((value) => [value] as [T]);
+      const found = await casesInFlight(
+        drawn,
+        parameters.seed,
+        caseOutcome,
+        settings.budgetMs,
+        // Stopped by its budget: the cases still running may not send more (RequestAbandoned).
+        () => client.close(),
+        () => inFlightLimit(runEnv),
+      );
+      details = found.details;
+      stoppedInFirstCase = found.stoppedInFirstCase;
+      lastFailure = found.failure;
+      if (found.failedIndex !== undefined && transportFailure === undefined) {
+        const firstFailure = found.failure as FailedCase;
+        const rule = firstFailure.error instanceof PropertyViolation ? firstFailure.error.ruleId : undefined;
+        blockedBy = blockingRule(firstFailure.error, title, runEnv);
+        const decision =
+          settings.shrink && blockedBy === undefined ? shrinkDecision(rule, settings.budgetMs, runEnv) : undefined;
+        if (decision?.shrink) {
+          // The failing case again, alone, by its path, then fast-check's shrinking from it: the path and
+          // counterexample printed are those a run of one case at a time would print.
+          lastFailure = undefined;
+          const shrinkStarted = performance.now();
+          shrinkDeadline = shrinkStarted + decision.budgetMs;
+          const shrunk = fromFastCheck<T>(await fc.check(property, { ...parameters, path: String(found.failedIndex) }));
+          recordShrink(rule, title, performance.now() - shrinkStarted, runEnv);
+          if (shrunk.failed && (lastFailure as FailedCase | undefined) !== undefined) {
+            details = { ...shrunk, numRuns: found.failedIndex + 1 };
+            if (shrinkStopped) shrinkNote = `shrinking stopped after ${decision.why}; the smallest case by then`;
+          } else {
+            lastFailure = firstFailure;
+            shrinkNote =
+              `not shrunk: the case did not fail again when replayed alone (it ran beside other cases), ` +
+              `so the failure may depend on requests in flight at the same time`;
+          }
+        } else if (decision !== undefined) shrinkNote = decision.why;
+      }
+    }
     // Stopped by its budget, the property leaves its last case running: it may not send more (RequestAbandoned).
     client.close();
     const checkedMs = performance.now() - checkStarted;
@@ -378,10 +486,12 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     // when an earlier test already found the target unreachable (as support/http/client.ts does).
     if (transportFailure instanceof TargetAlreadyUnreachable) testInfo.skip(true, transportFailure.message);
     if (transportFailure) throw transportFailure;
-    // fast-check reports a property its budget stopped before any case ended as failed, with no error: nothing
-    // failed there (a slow target, a long sequence), what ran of the case held. It passes, and says so.
-    const stoppedInFirstCase =
-      details.failed && details.interrupted && lastFailure === undefined && details.errorInstance == null;
+    // fast-check (replaying a path) reports a property its budget stopped before any case ended as failed, with no
+    // error: nothing failed there (a slow target, a long sequence), what ran of the case held. It passes, and says so.
+    if (details.failed && details.interrupted && lastFailure === undefined && details.errorInstance == null)
+      stoppedInFirstCase = true;
+    // A precondition another test found broken already: skipped here, not failed again (known-broken.ts).
+    if (blockedBy !== undefined) testInfo.skip(true, blockedBy);
     if (stoppedInFirstCase) {
       testInfo.annotations.push({
         type: 'property',
@@ -392,8 +502,9 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     }
     if (details.failed && !stoppedInFirstCase) {
       const failed: FailedCase = lastFailure ?? { error: details.errorInstance, steps: [] };
+      if (failed.error instanceof PropertyViolation) recordBroken(failed.error.ruleId, title, runEnv);
       const counterexample = details.counterexample as [T] | null;
-      const message = failureMessage(title, { ...details, counterexample }, failed);
+      const message = failureMessage(title, { ...details, counterexample, shrinkNote }, failed);
       const exchanges = failed.steps.flatMap((step) => step.exchanges);
       for (const [index, exchange] of exchanges.entries()) {
         await testInfo.attach(

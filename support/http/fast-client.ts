@@ -10,6 +10,7 @@ import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import { addCost, peekCost, timed } from '../reporting/request-costs.ts';
 import { wireSender } from './wire-sender.ts';
 import type { Exchange } from './exchange.ts';
+import { inFlightLimit, inOrderInFlight, noteRoundTrip } from './in-flight.ts';
 import {
   RequestAbandoned,
   sendWithPolicy,
@@ -77,28 +78,73 @@ function closableSender(send: Sender, isClosed: () => boolean, pending: Set<Prom
   };
 }
 
-export class FastClient {
-  /** Closes the connections of the wire sender's pool. */
-  private readonly destroyConnections: () => void;
-  private readonly sender: Sender;
-  private readonly settings: TransportSettings;
-  private closed = false;
+/** What the views of one client share: the connections, the transport policy, the counts and the closing. */
+interface ClientPool {
+  readonly sender: Sender;
+  readonly settings: TransportSettings;
   /** Attempts on the wire; close() lets them end before it destroys the sockets. */
-  private readonly pending = new Set<Promise<IncomingResponse>>();
+  readonly pending: Set<Promise<IncomingResponse>>;
   /** Requests sent (retries included), by "operationId status". */
-  readonly counts = new Map<string, number>();
-  requests = 0;
+  readonly counts: Map<string, number>;
+  readonly tally: { requests: number; closed: boolean };
+  readonly destroyConnections: () => void;
+}
+
+export class FastClient {
+  private readonly pool: ClientPool;
   /** The steps of the current generated case, in order (see startCase and step). */
   caseSteps: CaseStep[] = [];
 
-  constructor(readonly target: FastTarget) {
-    // Connections reused by this worker's requests (no handshake per request): most run one at a time;
-    // the concurrency property sends bursts of up to 16 at once.
+  constructor(
+    readonly target: FastTarget,
+    shared?: ClientPool,
+  ) {
+    if (shared !== undefined) {
+      this.pool = shared;
+      return;
+    }
+    // Connections reused by this worker's requests (no handshake per request); cases run side by side
+    // (support/generation/concurrent-cases.ts) and the concurrency property sends bursts of up to 16 at once.
     const wire = wireSender({ connections: 16, connectTimeoutMs: target.timeoutMs });
-    this.destroyConnections = () => wire.destroy();
-    this.sender = closableSender(retryStale(wire.send), () => this.closed, this.pending);
-    // PCS_RETRIES, PCS_MAX_RPS, 429/503 handling and the target-unavailable marker: the suite's one transport policy.
-    this.settings = transportSettings(target.timeoutMs);
+    const pending = new Set<Promise<IncomingResponse>>();
+    const tally = { requests: 0, closed: false };
+    this.pool = {
+      sender: closableSender(retryStale(wire.send), () => tally.closed, pending),
+      // PCS_RETRIES, PCS_MAX_RPS, 429/503 handling and the target-unavailable marker: the suite's one transport policy.
+      settings: transportSettings(target.timeoutMs),
+      pending,
+      counts: new Map(),
+      tally,
+      destroyConnections: () => wire.destroy(),
+    };
+  }
+
+  /**
+   * A client for one case that runs beside others: the same connections, policy and counts,
+   * its own record of steps (the counterexample of that case alone).
+   */
+  forCase(): FastClient {
+    return new FastClient(this.target, this.pool);
+  }
+
+  /** Requests sent (retries included), by "operationId status". */
+  get counts(): Map<string, number> {
+    return this.pool.counts;
+  }
+
+  /** Requests sent by this client and its case views, retries included. */
+  get requests(): number {
+    return this.pool.tally.requests;
+  }
+
+  /**
+   * Runs `work` over the items with as many in flight as the target's round trip calls for
+   * (support/http/in-flight.ts), and gives the results in the items' order. Every started item
+   * ends before it returns; then the failure of the lowest index, if any, is thrown, so that a
+   * case fails the same way whatever order the answers came in.
+   */
+  each<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    return inOrderInFlight(items, inFlightLimit, work);
   }
 
   /** Starts the record of a new generated case (its exchanges become the counterexample when it fails). */
@@ -127,16 +173,17 @@ export class FastClient {
     const started = performance.now();
     const ledgerBefore = peekCost('ledger');
     const result = await sendWithPolicy(
-      this.sender,
+      this.pool.sender,
       { method: op.method, url, headers, data, operationId },
-      this.settings,
+      this.pool.settings,
     );
+    noteRoundTrip(performance.now() - started, result.attempts);
     // The transport's time, less the ledger's, which the transport writes on the way (its own phase).
     addCost('transport', performance.now() - started - (peekCost('ledger') - ledgerBefore));
-    this.requests += result.attempts;
+    this.pool.tally.requests += result.attempts;
     const exchange = exchangeOf(operationId, request, result.response, started);
     const key = `${operationId} ${exchange.status}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.pool.counts.set(key, (this.pool.counts.get(key) ?? 0) + 1);
     if (!options.quiet) {
       if (this.caseSteps.length === 0) this.caseSteps.push({ label: undefined, exchanges: [] });
       this.caseSteps[this.caseSteps.length - 1]!.exchanges.push(exchange);
@@ -153,18 +200,19 @@ export class FastClient {
   }
 
   /**
-   * Stops the client: no new request is sent (a call throws RequestAbandoned), and the sockets
+   * Stops the client and its case views: no new request is sent (a call throws RequestAbandoned), and the sockets
    * are destroyed once the requests on the wire have ended (each is bounded by its timeout).
    * Destroying them at once would reset a request the property abandoned at its time budget:
    * the transport would report the target unavailable, and a creation the target still carried
    * out would never reach the run ledger.
    */
   close(): void {
-    this.closed = true;
-    if (this.pending.size === 0) {
-      this.destroyConnections();
+    const pool = this.pool;
+    pool.tally.closed = true;
+    if (pool.pending.size === 0) {
+      pool.destroyConnections();
       return;
     }
-    void Promise.allSettled([...this.pending]).then(() => this.destroyConnections());
+    void Promise.allSettled([...pool.pending]).then(() => pool.destroyConnections());
   }
 }

@@ -15,6 +15,7 @@ import { assertedJudgements, judgeAnswer } from './registry.ts';
 import type { Expectation } from './expectations.ts';
 import type { RuleKind } from '../../contract/rules.ts';
 import { withoutFrames, withoutSuiteFrames } from './frameless.ts';
+import { blockedReason, brokenEarlier, recordBroken } from './known-broken.ts';
 
 export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
   const entry = rule(ruleId);
@@ -55,7 +56,10 @@ export const expect = baseExpect.extend({
   toSatisfyRule(exchange: Exchange, ruleId: string, violations: Violation[]) {
     rule(ruleId); // an unknown id is a bug in the test, not a pass
     const pass = violations.length === 0;
-    if (!pass) attachViolationTable(ruleId, violations);
+    if (!pass) {
+      attachViolationTable(ruleId, violations);
+      noteBroken(ruleId);
+    }
     return {
       pass,
       name: 'toSatisfyRule',
@@ -87,6 +91,21 @@ function testKind(): RuleKind | undefined {
   return kind === 'documented' || kind === 'inferred' ? kind : undefined;
 }
 
+/** Records the rule as broken in this run, for later tests' preconditions; nothing outside a test. */
+function noteBroken(ruleId: string): void {
+  const title = currentTitle();
+  if (title !== undefined) recordBroken(ruleId, title);
+}
+
+/** The running test's title; undefined outside a test (unit tests of the messages). */
+function currentTitle(): string | undefined {
+  try {
+    return test.info().title;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Fails the test before its own rule is checked, because a step it needs broke another rule. */
 export class PreconditionError extends Error {
   override name = 'PreconditionError';
@@ -95,6 +114,11 @@ export class PreconditionError extends Error {
 /** Fails the test with a precondition naming the rule that broke, when it has violations. */
 export function precondition(ruleId: string, exchange: Exchange, violations: Violation[]): void {
   if (violations.length > 0) {
+    // Already found broken by another test: skipped here, not failed again (support/judgment/known-broken.ts).
+    const title = currentTitle();
+    const earlier = title === undefined ? undefined : brokenEarlier(ruleId, title);
+    if (earlier !== undefined) test.skip(true, blockedReason(ruleId, earlier));
+    noteBroken(ruleId);
     attachViolationTable(ruleId, violations);
     throw withoutFrames(
       new PreconditionError(`precondition failed: ${ruleFailureMessage(ruleId, exchange, violations)}`),

@@ -30,6 +30,9 @@ import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
 import { registerSecret } from '../http/redact.ts';
 import { propertySettings } from '../generation/property-settings.ts';
+import { shrinkLedgerPath } from '../generation/shrink-budget.ts';
+import { knownBrokenPath } from '../judgment/known-broken.ts';
+import { inFlightSetting } from '../http/in-flight.ts';
 import { markerFilePath, transportSettings, transportVariables } from '../http/transport.ts';
 
 export const configErrorExitCode = 2;
@@ -43,6 +46,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     const loaded = loadConfig();
     transportVariables();
     propertySettings();
+    inFlightSetting();
     return loaded;
   });
   const ledgerFile = ledgerPath();
@@ -63,6 +67,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   process.env.COLLECT_CONFORMANCE_WORKER_COUNT = String(config.workers);
   // A marker left by an earlier run in the same output directory must not count for this one.
   rmSync(markerFilePath(), { force: true });
+  // So are the shrinks an earlier run recorded (support/generation/shrink-budget.ts).
+  rmSync(shrinkLedgerPath(), { force: true });
+  rmSync(knownBrokenPath(), { force: true });
 
   let closeMock: (() => Promise<void>) | null = null;
   if (suite.baseUrl === null) {

@@ -35,6 +35,7 @@ export const knownVariables: readonly string[] = [
   'PCS_SEED',
   'PCS_PATH',
   'PCS_SHRINK',
+  'PCS_IN_FLIGHT',
   'PCS_SHARD',
   'PCS_BLOB_DIR',
   'PCS_CPU_PROFILE',

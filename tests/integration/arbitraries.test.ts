@@ -224,8 +224,24 @@ test(brokenServerTitle, async () => {
     assert.equal(/minimal counterexample: (.*)/.exec(replayed)?.[1], counterexample);
     assert.match(replayed, /failed after 1 case\(s\)/);
 
+    // One case at a time or eight in flight: the same seed gives the same failing case, path and minimum.
+    const oneAtATime = await failureOf(server.baseUrl, { PCS_SEED: seed, PCS_IN_FLIGHT: '1', PCS_RUN_ID: 'one' });
+    const inFlight = await failureOf(server.baseUrl, { PCS_SEED: seed, PCS_IN_FLIGHT: '8', PCS_RUN_ID: 'eight' });
+    assert.equal(/path: (\S+)/.exec(inFlight)?.[1], /path: (\S+)/.exec(oneAtATime)?.[1]);
+    assert.equal(
+      /minimal counterexample: (.*)/.exec(inFlight)?.[1],
+      /minimal counterexample: (.*)/.exec(oneAtATime)?.[1],
+    );
+    assert.match(inFlight, /failed after \d+ case\(s\), shrunk [1-9]\d* time\(s\)/);
+
+    // The same rule failing again in the same run is reported as found, not shrunk again.
+    const again = await failureOf(server.baseUrl, { PCS_SEED: seed, PCS_RUN_ID: 'eight' });
+    assert.match(again, /not shrunk: TXN-CREATE-ECHO was shrunk already in this run/);
+    assert.match(again, /shrunk 0 time\(s\)/);
+    assert.match(again, /path: \d+\n/);
+
     const stats = readFileSync(join(output, 'property-stats.jsonl'), 'utf8').trim().split('\n');
-    assert.equal(stats.length, 2);
+    assert.equal(stats.length, 5);
     assert.ok((JSON.parse(stats[0]!) as { requests: number }).requests > 1);
   } finally {
     await server.close();

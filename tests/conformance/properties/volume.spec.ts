@@ -1,6 +1,7 @@
 /**
  * Volume: what goes wrong only after many requests. Three hundred transactions (and, with a
- * larger PCS_RUNS, sixty to six hundred more per case) are created one after another, then
+ * larger PCS_RUNS, sixty to six hundred more per case) are created one after another (several in
+ * flight when the target is far away: support/http/in-flight.ts), then
  * each is linked, the oldest first, then each token is sent, the oldest first: a service that
  * forgets records or tokens once enough newer ones exist (a cache taken for a store, a capped
  * table) loses the oldest. The failure names the transaction and how many were created after it.
@@ -29,21 +30,21 @@ test.describe('properties: volume', () => {
         runs: (settings) => Math.max(0, Math.ceil(settings.runs / 100) - 1),
         arbitrary: fc.array(acceptedTransactionBody<CreateTransactionBody>(target), { minLength: 60, maxLength: 600 }),
         async predicate(bodies, client) {
-          const ids: number[] = [];
-          for (const body of bodies) {
+          // Each stage in flight as the round trip calls for (client.each), in the stage's order: the oldest
+          // are still sent first, and a failure names the oldest record that failed.
+          const ids = await client.each(bodies, async (body) => {
             const created = await client.call('createTransaction', { body });
             needsAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...body } }));
-            ids.push((created.json as { id: number }).id);
-          }
-          const tokens: unknown[] = [];
-          for (const [index, id] of ids.entries()) {
+            return (created.json as { id: number }).id;
+          });
+          const tokens = await client.each(ids, async (id, index) => {
             const link = await client.call('getPaymentLink', { params: { id } });
             const createdAfter = bodies.length - index - 1;
             const age = `transaction ${exactText(id)} was created ${createdAfter} creation(s) before the last`;
             holdsAnswer(link, noting(accepted('LINK-2XX'), age), { prerequisite: true });
-            tokens.push((link.json as { token: unknown }).token);
-          }
-          for (const [index, token] of tokens.entries()) {
+            return (link.json as { token: unknown }).token;
+          });
+          await client.each(tokens, async (token, index) => {
             const send = await client.call('sendTransaction', {
               params: { mode: target.paymentMode },
               body: { token },
@@ -52,7 +53,7 @@ test.describe('properties: volume', () => {
               `the token of transaction ${exactText(ids[index]!)}, ` +
               `issued ${tokens.length - index - 1} link(s) before the last`;
             holdsAnswer(send, noting(accepted('SEND-2XX', { amount: bodies[index]!.amount }), age));
-          }
+          });
         },
       });
     },

@@ -1,0 +1,69 @@
+/**
+ * The rules found broken so far in this run, shared by the workers through a file of the output
+ * directory (a failed test restarts its worker, so a process's memory would not last).
+ *
+ * Why: a defect in a step many tests need (creating a transaction) fails each of them as a
+ * precondition, and every failed test costs a worker restart; against a broken server a red run
+ * cost up to nine times a green one. The first test that meets the broken rule fails with the
+ * full message (the rule, the request, the curl line); a later test that needs the same rule as a
+ * precondition is skipped at that point, naming the rule and the test that found it: it would not
+ * have checked its own rules either (the matrix counts both as not checked).
+ */
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+type Env = Record<string, string | undefined>;
+
+export const knownBrokenName = 'broken-rules.jsonl';
+
+export function knownBrokenPath(env: Env = process.env): string {
+  return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', knownBrokenName);
+}
+
+interface BrokenLine {
+  runId: string | null;
+  rule: string;
+  title: string;
+}
+
+/** Records that a test found the rule broken in this run. Never fails its caller. */
+export function recordBroken(rule: string, title: string, env: Env = process.env): void {
+  const file = knownBrokenPath(env);
+  const line: BrokenLine = { runId: env.PCS_RUN_ID ?? null, rule, title };
+  try {
+    mkdirSync(resolve(file, '..'), { recursive: true });
+    // One short line per append: O_APPEND keeps the lines of concurrent workers whole.
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+  } catch {
+    // Without the record a later test fails on the same precondition again: slower, never wrong.
+  }
+}
+
+/** The title of another test of this run that found the rule broken, if one did. */
+export function brokenEarlier(rule: string, title: string, env: Env = process.env): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(knownBrokenPath(env), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const runId = env.PCS_RUN_ID ?? null;
+  for (const entry of text.split('\n')) {
+    if (!entry.includes(rule)) continue;
+    try {
+      const line = JSON.parse(entry) as BrokenLine;
+      if (line.runId === runId && line.rule === rule && line.title !== title) return line.title;
+    } catch {
+      // a line cut by a worker killed mid-write
+    }
+  }
+  return undefined;
+}
+
+/** The reason a test skipped because a precondition it needs is known broken. */
+export function blockedReason(rule: string, earlier: string): string {
+  return (
+    `blocked: precondition ${rule} is broken, as "${earlier}" found earlier in this run; ` +
+    `not repeated (this test's own rules were not checked)`
+  );
+}
