@@ -9,7 +9,10 @@
  *      the time of a generated request goes, by phase (support/reporting/request-costs.ts);
  *   3. the raw loopback ceiling: autocannon with one connection against the same mock
  *      (same code, started here), in the same bench run, and the generated rate over it;
- *   4. then lab/bench-mock.ts: the mock beside a bare node:http server serving the same JSON.
+ *   4. lab/bench-network.ts (issue 20): the default run against the mock made 40 ms slow, behind
+ *      a token bucket of 400/s, 50 ms away behind 200/s, and broken by one defect, each as a ratio
+ *      to what the target forces (the floor its latency or rate limit sets, the passing run);
+ *   5. then lab/bench-mock.ts: the mock beside a bare node:http server serving the same JSON.
  *
  * Targets (issue 12): the default run in at most 8 s with at least 5,000 generated requests;
  * generated requests per second (both workers) at least 40 % of the one-connection ceiling;
@@ -26,6 +29,7 @@ import { costPhases, type CostPhase } from '../support/reporting/request-costs.t
 import type { RunTiming } from '../reporters/run-timing.ts';
 import { benchCreationBody, mockVersusBare, ratioLines } from './bench-mock.ts';
 import { writeMeasured } from './measured.ts';
+import { networkFigures } from './bench-network.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outputDir = resolve(root, process.env.PCS_OUTPUT_DIR ?? 'reports');
@@ -252,6 +256,11 @@ async function main(): Promise<number> {
     );
   }
 
+  // Issue 20: against slow, throttling and broken targets, as ratios to what each forces.
+  process.stdout.write('\nagainst slow, throttling and broken targets (lab/bench-network.ts):\n');
+  const network = await networkFigures((line) => process.stdout.write(`  ${line}\n`));
+  process.stdout.write(`${network.lines.join('\n')}\n`);
+
   // The mock beside a bare node:http server serving the same bytes, in this run (Prism: npm run bench:mock).
   process.stdout.write(
     '\nthe reference mock beside a bare node:http server serving the same bytes (autocannon, 3 s each):\n',
@@ -277,6 +286,16 @@ async function main(): Promise<number> {
     ...out.filter((line) => line !== ''),
     '```',
     '',
+    '## Against slow, throttling and broken targets (issue 20)',
+    '',
+    'The default run against the reference mock made slow, put behind lab/throttle-proxy.ts, or broken by one',
+    'defect (lab/bench-network.ts), each as a ratio to what the target forces.',
+    '',
+    '```text',
+    ...network.lines,
+    '```',
+    ...(network.ok ? [] : ['', 'A run of this section did not end as expected (see its exit code).']),
+    '',
     '## The reference mock beside a bare node:http server serving the same bytes',
     '',
     'autocannon, 3 s per measurement, loopback.',
@@ -287,7 +306,8 @@ async function main(): Promise<number> {
     ...(conformance.code !== 0 ? ['', failed] : []),
   ];
   process.stdout.write(`bench: wrote ${writeMeasured({ name: 'bench', body })}\n`);
-  return conformance.code;
+  // A run of the network section that did not end as expected (a false failure, a missed defect) is an error.
+  return conformance.code !== 0 ? conformance.code : network.ok ? 0 : 1;
 }
 
 main().then(

@@ -1,0 +1,175 @@
+/**
+ * The figures of issue 20, for npm run bench: what a default run costs against a target that is
+ * slow, that throttles, or that is broken, each as a ratio to what the target forces. Measured in
+ * the bench's one run, on loopback, with the reference mock made slow (its latency fault) or put
+ * behind lab/throttle-proxy.ts (an independent rate limiter: a token bucket, 429 with Retry-After):
+ *
+ *   1. latency: the mock answers after 40 ms. Wall time against the floor
+ *      requests × latency ÷ in flight (workers × the auto ceiling of support/http/in-flight.ts);
+ *      target: within 40 s, with at least as many generated requests as one in flight sent (6,388).
+ *   2. a token bucket of 400 requests per second (burst 40): the requests the target served per
+ *      second while the tests ran, over 400; target: at least 80 %.
+ *   3. 50 ms away and 200 per second together: wall time against the floor the rate limit sets
+ *      (the requests served ÷ 200); target: at most 1.5 times.
+ *   4. a one-defect mock (createTransaction echoes amount + 1) against the same mock without it: the
+ *      failing run's wall time over the passing one's; target: at most twice.
+ *
+ * Each run is `npm run conformance` with PCS_BASE_URL pointing at the target (both keys of the mock,
+ * so every test runs), its own output directory, default workers and runs.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMockServer, type RunningMock } from '../mock/server.ts';
+import { autoCeiling } from '../support/http/in-flight.ts';
+import { defaultWorkers } from '../support/lifecycle/config.ts';
+import type { RunTiming } from '../reporters/run-timing.ts';
+import { startThrottleProxy, type ThrottleProxy } from './throttle-proxy.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Generated requests of a default run with one request in flight per worker, 40 ms away (issue 20's figure). */
+export const oneInFlightRequests = 6388;
+
+export interface NetworkRun {
+  label: string;
+  exitCode: number;
+  wallMs: number;
+  /** From the first test's start to the last test's end (reporters/run-timing.ts). */
+  testsMs: number;
+  generatedRequests: number;
+  summary: string;
+}
+
+function conformance(label: string, baseUrl: string, mock: RunningMock): Promise<NetworkRun> {
+  const output = mkdtempSync(join(tmpdir(), 'cc-bench-network-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PCS_BASE_URL: baseUrl,
+    PCS_SECRET_KEY: mock.sandboxKey,
+    PCS_SECOND_SECRET_KEY: mock.secondSandboxKey,
+    PCS_OUTPUT_DIR: output,
+    PCS_RUN_ID: `bench-net-${Date.now().toString(36)}`,
+  };
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn('npm', ['run', '--silent', 'conformance', '--', '--reporter', 'dot'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      const statsFile = join(output, 'property-stats.jsonl');
+      const generatedRequests = existsSync(statsFile)
+        ? readFileSync(statsFile, 'utf8')
+            .split('\n')
+            .filter((line) => line.trim() !== '')
+            .reduce((sum, line) => sum + (JSON.parse(line) as { requests: number }).requests, 0)
+        : 0;
+      const timingFile = join(output, 'run-timing.json');
+      const timing = existsSync(timingFile) ? (JSON.parse(readFileSync(timingFile, 'utf8')) as RunTiming) : undefined;
+      const testsMs =
+        timing?.firstTestBegan !== undefined && timing.lastTestEnded !== undefined
+          ? timing.lastTestEnded - timing.firstTestBegan
+          : wallMs;
+      const summary = /summary: [^\n]*/.exec(text)?.[0] ?? `no summary (exit ${code})`;
+      rmSync(output, { recursive: true, force: true });
+      done({ label, exitCode: code ?? 1, wallMs, testsMs, generatedRequests, summary });
+    });
+  });
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const count = (value: number): string => Math.round(value).toLocaleString('en-US');
+const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+
+async function withMock<T>(options: Parameters<typeof startMockServer>[0], work: (mock: RunningMock) => Promise<T>) {
+  const mock = await startMockServer({ port: 0, host: '127.0.0.1', ...options });
+  try {
+    return await work(mock);
+  } finally {
+    await mock.close();
+  }
+}
+
+async function behindProxy(spec: string, label: string): Promise<{ run: NetworkRun; served: number; refused: number }> {
+  return withMock({}, async (mock) => {
+    const proxy: ThrottleProxy = await startThrottleProxy(mock.sandboxBaseUrl, spec);
+    try {
+      const run = await conformance(label, proxy.url, mock);
+      const stats = proxy.stats();
+      return { run, served: stats.forwarded, refused: stats.refused };
+    } finally {
+      await proxy.close();
+    }
+  });
+}
+
+/** Runs the four measurements; returns the lines to print (and write), and whether every run passed as expected. */
+export async function networkFigures(log: (line: string) => void): Promise<{ lines: string[]; ok: boolean }> {
+  const inFlight = defaultWorkers * autoCeiling;
+  const lines: string[] = [];
+  let ok = true;
+
+  log('a default run against the mock answering after 40 ms…');
+  const slow = await withMock({ faults: 'latency=40' }, (mock) => conformance('latency 40 ms', mock.sandboxBaseUrl, mock));
+  const floorMs = (slow.generatedRequests * 40) / inFlight;
+  lines.push(
+    `40 ms latency: ${seconds(slow.wallMs)} wall, ${count(slow.generatedRequests)} generated requests ` +
+      `(exit ${slow.exitCode}; ${slow.summary})`,
+    `  floor requests × 40 ms ÷ ${inFlight} in flight (${defaultWorkers} workers × ${autoCeiling}) = ` +
+      `${seconds(floorMs)}; wall / floor = ${(slow.wallMs / Math.max(1, floorMs)).toFixed(2)}`,
+    `  targets: within 40 s ${verdict(slow.wallMs <= 40_000)}; at least ${count(oneInFlightRequests)} generated ` +
+      `requests (one in flight) ${verdict(slow.generatedRequests >= oneInFlightRequests)}`,
+  );
+  ok &&= slow.exitCode === 0;
+
+  log('a default run through a token bucket of 400 requests per second (burst 40)…');
+  const bucket = await behindProxy('bucket=400/40,retry-after=seconds', 'bucket 400/s');
+  const bucketRate = (bucket.served * 1000) / bucket.run.testsMs;
+  lines.push(
+    `token bucket 400/s, burst 40, 429 with Retry-After: 1: ${seconds(bucket.run.wallMs)} wall, ` +
+      `${count(bucket.served)} requests served and ${count(bucket.refused)} refused (429) ` +
+      `(exit ${bucket.run.exitCode}; ${bucket.run.summary})`,
+    `  served per second while the tests ran (${seconds(bucket.run.testsMs)}): ${count(bucketRate)}; ` +
+      `over the allowed 400: ${((100 * bucketRate) / 400).toFixed(0)} %`,
+    `  target: at least 80 % of the allowed rate ${verdict(bucketRate >= 320)}`,
+  );
+  ok &&= bucket.run.exitCode === 0;
+
+  log('a default run 50 ms away through a token bucket of 200 requests per second…');
+  const far = await behindProxy('bucket=200/20,latency=50,retry-after=seconds', '50 ms and 200/s');
+  const rateFloorMs = (far.served * 1000) / 200;
+  lines.push(
+    `50 ms away and 200/s (token bucket, burst 20): ${seconds(far.run.wallMs)} wall, ` +
+      `${count(far.served)} requests served and ${count(far.refused)} refused (429) ` +
+      `(exit ${far.run.exitCode}; ${far.run.summary})`,
+    `  floor the rate limit sets (served ÷ 200) = ${seconds(rateFloorMs)}; ` +
+      `wall / floor = ${(far.run.wallMs / Math.max(1, rateFloorMs)).toFixed(2)}`,
+    `  target: at most 1.5 times the floor ${verdict(far.run.wallMs <= 1.5 * rateFloorMs)}`,
+  );
+  ok &&= far.run.exitCode === 0;
+
+  log('a run against a one-defect mock, and the same mock without it…');
+  const passing = await withMock({}, (mock) => conformance('passing', mock.sandboxBaseUrl, mock));
+  const failing = await withMock({ mutant: 'createTransaction.echo.amount' }, (mock) =>
+    conformance('one defect', mock.sandboxBaseUrl, mock),
+  );
+  lines.push(
+    `one defect (createTransaction echoes amount + 1): ${seconds(failing.wallMs)} wall ` +
+      `(exit ${failing.exitCode}; ${failing.summary})`,
+    `  passing run against the same mock without it: ${seconds(passing.wallMs)} wall (exit ${passing.exitCode})`,
+    `  failing / passing = ${(failing.wallMs / Math.max(1, passing.wallMs)).toFixed(2)}; ` +
+      `target: at most 2 ${verdict(failing.wallMs <= 2 * passing.wallMs)}`,
+  );
+  // The defect must be found (exit 1), and the passing run must pass.
+  ok &&= passing.exitCode === 0 && failing.exitCode === 1;
+  return { lines, ok };
+}
