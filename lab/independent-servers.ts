@@ -20,6 +20,18 @@
  * --quick runs the default run only (what CI gates on: no false positive on any stack), and does not
  * write docs/measured.
  *
+ * --through SPEC (issue 20) puts each run behind lab/throttle-proxy.ts: the suite is given the
+ * proxy's URL, and the proxy throttles or delays what it forwards to the server, as a gateway in front
+ * of it would. SPEC is a comma-separated list of presets (bucket400: token bucket 400/s, burst 40,
+ * Retry-After in seconds; sliding300-date: sliding window of 300 a second, Retry-After as an HTTP
+ * date; fixed200-latency50: fixed window of 200 a second, 50 ms latency, X-RateLimit headers; slow50:
+ * 50 ms latency alone) or one spec of the proxy's own (`bucket=100/10,latency=20`, see its header);
+ * --through may be given more than once. Every run happens once per spec; the table names the spec
+ * and gives, per run, the proxy's forwarded and refused requests, the run's wall time, and the
+ * forwarded requests per second of that time against the rate the spec allows. Throttled runs are
+ * written to ${PCS_OUTPUT_DIR:-reports}/independent/independent-servers-throttled.md and never to
+ * docs/measured: their figures depend on the spec chosen and are not the servers' own.
+ *
  * Needs Debian's golang-go, php8.2-cli with php8.2-sqlite3, python3-fastapi with python3-uvicorn,
  * python3-flask (.ci/run installs them); the Express and Fastify servers' packages come from their
  * own lockfiles (npm ci).
@@ -30,6 +42,14 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeMeasured } from './measured.ts';
+import {
+  allowedRate,
+  parseThrottleSpec,
+  startThrottleProxy,
+  throttlePresets,
+  ThrottleSpecError,
+  type ThrottleStats,
+} from './throttle-proxy.ts';
 
 class UsageError extends Error {}
 
@@ -141,6 +161,41 @@ interface Options {
   skipped: boolean;
   /** The default run only: no --strict run, no planted defects. */
   quick: boolean;
+  /** The proxies each run goes through, one after the other (--through); empty: straight to the server. */
+  through: Through[];
+}
+
+interface Through {
+  /** A preset's name, or the spec itself. */
+  name: string;
+  spec: string;
+}
+
+function parseThrough(value: string): Through[] {
+  // A spec of the proxy's own has key=value pairs; anything else is a list of presets.
+  const throughs = value.includes('=')
+    ? [{ name: value, spec: value }]
+    : value
+        .split(',')
+        .filter(Boolean)
+        .map((name) => {
+          const spec = throttlePresets[name];
+          if (spec === undefined)
+            throw new UsageError(
+              `--through ${name}: a preset among ${Object.keys(throttlePresets).join(', ')}, or a spec key=value,...`,
+            );
+          return { name, spec };
+        });
+  if (throughs.length === 0) throw new UsageError('--through: name a preset or give a spec');
+  for (const through of throughs) {
+    try {
+      parseThrottleSpec(through.spec);
+    } catch (error) {
+      if (error instanceof ThrottleSpecError) throw new UsageError(`--through: ${error.message}`);
+      throw error;
+    }
+  }
+  return throughs;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -149,18 +204,20 @@ function parseArgs(argv: string[]): Options {
     skipMissing: false,
     skipped: false,
     quick: false,
+    through: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--skip-missing') options.skipMissing = true;
     else if (arg === '--quick') options.quick = true;
+    else if (arg === '--through') options.through.push(...parseThrough(argv[++i] ?? ''));
     else if (arg === '--only') {
       const names = (argv[++i] ?? '').split(',').filter(Boolean);
       const unknown = names.filter((name) => !stacks.some((stack) => stack.name === name));
       if (names.length === 0 || unknown.length > 0)
         throw new UsageError(`--only: name servers among ${stacks.map((stack) => stack.name).join(', ')}`);
       options.only = names;
-    } else throw new UsageError(`unknown argument ${arg} (use --only NAMES, --skip-missing, --quick)`);
+    } else throw new UsageError(`unknown argument ${arg} (use --only NAMES, --skip-missing, --quick, --through SPEC)`);
   }
   return options;
 }
@@ -233,6 +290,8 @@ interface SuiteRun {
   failedRules: string[];
   lenientRules: string[];
   seconds: number;
+  /** The proxy's counts when the run went through one. */
+  proxy?: ThrottleStats;
 }
 
 interface CoverageRule {
@@ -240,7 +299,25 @@ interface CoverageRule {
   verdict: string;
 }
 
-function suite(server: RunningServer, keys: Stack['keys'], output: string, args: string[]): Promise<SuiteRun> {
+/** A run of the suite, through a proxy in front of the server when one is given (a proxy per run: its own counts). */
+async function suite(
+  server: RunningServer,
+  keys: Stack['keys'],
+  output: string,
+  args: string[],
+  through?: Through,
+): Promise<SuiteRun> {
+  if (through === undefined) return suiteRun(server.baseUrl, keys, output, args);
+  const proxy = await startThrottleProxy(server.baseUrl, through.spec);
+  try {
+    const result = await suiteRun(proxy.url, keys, output, args);
+    return { ...result, proxy: proxy.stats() };
+  } finally {
+    await proxy.close();
+  }
+}
+
+function suiteRun(baseUrl: string, keys: Stack['keys'], output: string, args: string[]): Promise<SuiteRun> {
   const { own: key, second: secondKey } = keys;
   rmSync(output, { recursive: true, force: true });
   const started = Date.now();
@@ -251,7 +328,7 @@ function suite(server: RunningServer, keys: Stack['keys'], output: string, args:
       [
         bin,
         '--base-url',
-        server.baseUrl,
+        baseUrl,
         '--secret-key-env',
         'INDEPENDENT_KEY',
         '--second-secret-key-env',
@@ -295,16 +372,40 @@ function suite(server: RunningServer, keys: Stack['keys'], output: string, args:
 
 interface Row {
   server: string;
+  /** The proxy spec the run went through, and what the proxy counted. */
+  through?: string;
+  proxy?: string;
   run: string;
   expected: string;
   outcome: string;
   ok: boolean;
 }
 
-async function measureStack(stack: Stack, outputRoot: string, scratch: string, quick: boolean): Promise<Row[]> {
+/** What the proxy did in a run, for the table: counts, wall time, achieved rate against the allowed one. */
+function proxyCell(run: SuiteRun, through: Through): string {
+  if (run.proxy === undefined) return '';
+  const { forwarded, refused, upstreamErrors } = run.proxy;
+  const allowed = allowedRate(parseThrottleSpec(through.spec));
+  const achieved = run.seconds > 0 ? forwarded / run.seconds : 0;
+  return (
+    `${forwarded} forwarded, ${refused} refused` +
+    (upstreamErrors > 0 ? `, ${upstreamErrors} upstream errors` : '') +
+    `; ${run.seconds.toFixed(1)} s; ${achieved.toFixed(0)}/s of ${allowed === null ? 'unlimited' : `${allowed}/s`}`
+  );
+}
+
+async function measureStack(
+  stack: Stack,
+  outputRoot: string,
+  scratch: string,
+  quick: boolean,
+  through?: Through,
+): Promise<Row[]> {
   const dir = join(serversDir, stack.name);
   const command = stack.prepare(dir, scratch);
   const rows: Row[] = [];
+  const proxyColumns = (run: SuiteRun): Pick<Row, 'through' | 'proxy'> =>
+    through === undefined ? {} : { through: through.name, proxy: proxyCell(run, through) };
   const withServer = async <T>(defect: string, body: (server: RunningServer) => Promise<T>): Promise<T> => {
     const server = await startServer(stack, command, defect);
     try {
@@ -313,14 +414,19 @@ async function measureStack(stack: Stack, outputRoot: string, scratch: string, q
       await server.stop();
     }
   };
-  const out = (name: string): string => join(outputRoot, `${stack.name}-${name}`);
+  // Each spec's runs in their own folders (a spec of the proxy's own is made fit for a file name).
+  const throughPart = through === undefined ? '' : `${through.name.replace(/[^A-Za-z0-9-]+/g, '_')}-`;
+  const out = (name: string): string => join(outputRoot, `${stack.name}-${throughPart}${name}`);
 
   const conforming = await withServer('', async (server) => ({
-    normal: await suite(server, stack.keys, out('default'), ['--reporter', 'dot']),
-    strict: quick ? undefined : await suite(server, stack.keys, out('strict'), ['--reporter', 'dot', '--strict']),
+    normal: await suite(server, stack.keys, out('default'), ['--reporter', 'dot'], through),
+    strict: quick
+      ? undefined
+      : await suite(server, stack.keys, out('strict'), ['--reporter', 'dot', '--strict'], through),
   }));
   rows.push({
     server: stack.name,
+    ...proxyColumns(conforming.normal),
     run: 'default',
     expected: 'exit 0',
     outcome:
@@ -332,6 +438,7 @@ async function measureStack(stack: Stack, outputRoot: string, scratch: string, q
   if (conforming.strict === undefined) return rows;
   rows.push({
     server: stack.name,
+    ...proxyColumns(conforming.strict),
     run: '--strict',
     expected: 'what --strict refuses (exit 0 or 1)',
     outcome:
@@ -341,11 +448,12 @@ async function measureStack(stack: Stack, outputRoot: string, scratch: string, q
   });
   for (const defect of defects) {
     const result = await withServer(defect.name, (server) =>
-      suite(server, stack.keys, out(`defect-${defect.name}`), ['--reporter', 'dot', '--grep', defect.grep]),
+      suite(server, stack.keys, out(`defect-${defect.name}`), ['--reporter', 'dot', '--grep', defect.grep], through),
     );
     const named = result.failedRules.filter((rule) => defect.rules.includes(rule));
     rows.push({
       server: stack.name,
+      ...proxyColumns(result),
       run: `DEFECT=${defect.name}`,
       expected: `exit 1 naming ${defect.rules.join(' or ')}`,
       outcome: `exit ${result.code}; failed: ${result.failedRules.join(', ') || 'none'}`,
@@ -356,10 +464,20 @@ async function measureStack(stack: Stack, outputRoot: string, scratch: string, q
 }
 
 function table(rows: Row[]): string {
+  const throttled = rows.some((row) => row.through !== undefined);
+  const through = (row: Row): string => (throttled ? ` \`${row.through ?? 'direct'}\` |` : '');
+  const proxy = (row: Row): string => (throttled ? ` ${row.proxy ?? ''} |` : '');
   const lines = [
-    '| Server | Run | Expected | Outcome | |',
-    '|---|---|---|---|---|',
-    ...rows.map((row) => `| ${row.server} | ${row.run} | ${row.expected} | ${row.outcome} | ${row.ok ? '✅' : '❌'} |`),
+    throttled
+      ? '| Server | Through | Run | Expected | Outcome | ' +
+        'Proxy: forwarded, refused; wall time; achieved of allowed rate | |'
+      : '| Server | Run | Expected | Outcome | |',
+    throttled ? '|---|---|---|---|---|---|---|' : '|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.server} |${through(row)} ${row.run} | ${row.expected} | ${row.outcome} |${proxy(row)} ` +
+        `${row.ok ? '✅' : '❌'} |`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -380,30 +498,49 @@ async function main(): Promise<number> {
       options.skipped = true;
       continue;
     }
-    process.stdout.write(`independent: ${stack.name} ...\n`);
-    const stackRows = await measureStack(stack, outputRoot, scratch, options.quick);
-    for (const row of stackRows)
-      process.stdout.write(`  ${row.ok ? '✅' : '❌'} ${row.run}: ${row.outcome} (expected ${row.expected})\n`);
-    rows.push(...stackRows);
+    for (const through of options.through.length > 0 ? options.through : [undefined]) {
+      const via = through === undefined ? '' : ` through ${through.name} (${through.spec})`;
+      process.stdout.write(`independent: ${stack.name}${via} ...\n`);
+      const stackRows = await measureStack(stack, outputRoot, scratch, options.quick, through);
+      for (const row of stackRows)
+        process.stdout.write(
+          `  ${row.ok ? '✅' : '❌'} ${row.run}: ${row.outcome} (expected ${row.expected})` +
+            (row.proxy ? `; proxy: ${row.proxy}` : '') +
+            '\n',
+        );
+      rows.push(...stackRows);
+    }
   }
+  const throttled = options.through.length > 0;
   const body = [
     'Each server in `lab/independent-servers/` was written from the API reference alone, on its stack, by a ' +
       'session that saw nothing of this suite; its README lists the choices it made where the reference is silent. ' +
       'The default run must pass; `--strict` lists what it would refuse; each planted defect (`DEFECT`) must fail ' +
       "naming its rule, in a run of that rule's tests.",
+    ...(throttled
+      ? [
+          '',
+          'Each run went through `lab/throttle-proxy.ts` with the spec named (presets: ' +
+            Object.entries(throttlePresets)
+              .map(([name, spec]) => `\`${name}\` = \`${spec}\``)
+              .join(', ') +
+            "). Achieved rate: requests the proxy forwarded per second of the run's wall time.",
+        ]
+      : []),
     '',
     table(rows),
   ];
-  writeFileSync(join(outputRoot, 'independent-servers.md'), `${body.join('\n')}\n`);
+  const tableFile = join(outputRoot, throttled ? 'independent-servers-throttled.md' : 'independent-servers.md');
+  writeFileSync(tableFile, `${body.join('\n')}\n`);
   const complete = options.only.length === stacks.length && rows.length > 0 && !options.quick;
-  if (complete && !options.skipped)
+  if (throttled) process.stdout.write('independent: docs/measured not written: runs through a throttling proxy\n');
+  else if (complete && !options.skipped)
     process.stdout.write(`independent: wrote ${writeMeasured({ name: 'independent-servers', body })}\n`);
   else process.stdout.write('independent: docs/measured/independent-servers.md not written: a partial run\n');
   rmSync(scratch, { recursive: true, force: true });
   const failed = rows.filter((row) => !row.ok);
   process.stdout.write(
-    `independent: ${rows.length - failed.length}/${rows.length} as expected; ` +
-      `table in ${join(outputRoot, 'independent-servers.md')}\n`,
+    `independent: ${rows.length - failed.length}/${rows.length} as expected; ` + `table in ${tableFile}\n`,
   );
   return failed.length === 0 ? 0 : 1;
 }
