@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } from '../support/lifecycle/config.ts';
+import { probeRoundTrip, workersForRoundTrip } from '../support/lifecycle/round-trip-probe.ts';
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
 import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
@@ -230,6 +231,23 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
   if (env.PCS_CPU_PROFILE?.trim()) prepareOutputDirectory(env.PCS_CPU_PROFILE.trim(), 'PCS_CPU_PROFILE');
 }
 
+/**
+ * PCS_WORKERS unset and a target of the user's: more workers when it is far away
+ * (support/lifecycle/round-trip-probe.ts), said in one line.
+ */
+async function chooseWorkers(env: NodeJS.ProcessEnv): Promise<void> {
+  const baseUrl = env.PCS_BASE_URL?.trim();
+  if (!baseUrl || env.PCS_WORKERS?.trim()) return;
+  const medianMs = await probeRoundTrip(baseUrl);
+  const workers = workersForRoundTrip(medianMs);
+  if (workers === undefined || medianMs === undefined) return;
+  env.COLLECT_CONFORMANCE_AUTO_WORKERS = String(workers);
+  process.stdout.write(
+    `collect-conformance: the target answers in ${Math.round(medianMs)} ms: ${workers} workers ` +
+      `(PCS_WORKERS or --workers sets them)\n`,
+  );
+}
+
 export async function run(argv: string[]): Promise<number> {
   const { flags, rest } = parseArgs(argv, runFlags);
   loadDotEnv();
@@ -248,6 +266,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const outputDir = env.PCS_OUTPUT_DIR!;
   forgetEarlierVerdicts(outputDir);
+  await chooseWorkers(env);
   const { code, stoppedBy, killedBy, pid } = await runPlaywright(
     process.execPath,
     [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest)],

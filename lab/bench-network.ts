@@ -119,7 +119,9 @@ export async function networkFigures(log: (line: string) => void): Promise<{ lin
   let ok = true;
 
   log('a default run against the mock answering after 40 ms…');
-  const slow = await withMock({ faults: 'latency=40' }, (mock) => conformance('latency 40 ms', mock.sandboxBaseUrl, mock));
+  const slow = await withMock({ faults: 'latency=40' }, (mock) =>
+    conformance('latency 40 ms', mock.sandboxBaseUrl, mock),
+  );
   const floorMs = (slow.generatedRequests * 40) / inFlight;
   lines.push(
     `40 ms latency: ${seconds(slow.wallMs)} wall, ${count(slow.generatedRequests)} generated requests ` +

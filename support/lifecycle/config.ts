@@ -127,7 +127,11 @@ export const defaultWorkers = 2;
  */
 export function workersSetting(env: Env = process.env): number {
   const value = text(env, 'PCS_WORKERS');
-  if (value === undefined) return defaultWorkers;
+  if (value === undefined) {
+    // Chosen by the command from the target's round trip (support/lifecycle/round-trip-probe.ts).
+    const chosen = Number(env.COLLECT_CONFORMANCE_AUTO_WORKERS);
+    return Number.isInteger(chosen) && chosen >= 1 && chosen <= 16 ? chosen : defaultWorkers;
+  }
   if (!/^\d{1,3}$/.test(value) || Number(value) < 1) {
     throw new ConfigError(
       'PCS_WORKERS',

@@ -16,7 +16,8 @@ import {
   resetInFlight,
 } from '../../support/http/in-flight.ts';
 import { casesInFlight } from '../../support/generation/concurrent-cases.ts';
-import { ConfigError } from '../../support/lifecycle/config.ts';
+import { ConfigError, defaultWorkers, workersSetting } from '../../support/lifecycle/config.ts';
+import { workersForRoundTrip } from '../../support/lifecycle/round-trip-probe.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -158,4 +159,14 @@ test('cases in flight stop at their budget, and say so when no case had ended', 
   assert.equal(found.details.failed, false);
   assert.equal(found.details.interrupted, true);
   assert.equal(found.stoppedInFirstCase, true);
+});
+
+test('a far target gets more workers unless PCS_WORKERS says otherwise', () => {
+  assert.equal(workersForRoundTrip(undefined), undefined);
+  assert.equal(workersForRoundTrip(0.5), undefined);
+  assert.equal(workersForRoundTrip(9.9), undefined);
+  assert.equal(workersForRoundTrip(40), 4);
+  assert.equal(workersSetting({ COLLECT_CONFORMANCE_AUTO_WORKERS: '4' }), 4);
+  assert.equal(workersSetting({ COLLECT_CONFORMANCE_AUTO_WORKERS: '4', PCS_WORKERS: '3' }), 3);
+  assert.equal(workersSetting({ COLLECT_CONFORMANCE_AUTO_WORKERS: 'x' }), defaultWorkers);
 });
