@@ -8,9 +8,13 @@
  * - On a 429 (multiplicative decrease): the rate becomes what the target actually accepted lately, times
  *   a factor a little below 1. "Lately" starts at the first refusal once enough answers came since:
  *   before it, a token bucket's burst was being spent, and counting it would overestimate the rate.
- * - While requests queue for a slot and no 429 comes (additive increase): the rate grows by a fixed step
- *   per second, learned once from the first estimate. A fixed step, not a share of the current rate, is
- *   what lets several controllers that share one limit unknowingly (CI shards) converge to equal shares.
+ * - While requests queue for a slot and no 429 comes, the rate grows. Until a 429 of a request sent at a
+ *   paced rate, the first estimate may say more about the suite (a slow start, few callers) than about the
+ *   target: the rate probes upwards (tripling in about a second). Afterwards it knows the peak the target
+ *   accepted at its last 429: it returns to it within about a second, then grows slowly past it (additive
+ *   increase) by a fixed step, learned once from the first peak. A fixed step, not a share of the
+ *   current rate, is what lets several controllers that share one limit unknowingly (CI shards) converge
+ *   to equal shares.
  * - Slots are spaced 1000/rate ms apart, whoever asks, so concurrent callers never burst.
  * - Rate-limit headers: a policy (quota per window) caps the rate just below it; Remaining 0 holds new
  *   requests until the reset.
@@ -30,8 +34,12 @@ export interface RateControllerOptions {
 export const decreaseFactor = 0.9;
 /** The first estimate includes whatever the target let through before it refused: a deeper cut. */
 const firstDecreaseFactor = 0.8;
-/** The additive step per second, as a share of the first estimate: back to the limit in about 5 s. */
-const increaseShare = 0.02;
+/** The additive step per second past the peak, as a share of the first paced peak. */
+const increaseShare = 0.03;
+/** Below the last peak, the step is this many times larger: back to it in about a second. */
+const recoveryFactor = 5;
+/** Growth per second while probing (no paced 429 yet): multiplicative, about tripling each second. */
+const probeShare = 1.1;
 /** A target that refuses everything still gets this many requests per second (its 429s are counted). */
 export const floorRps = 1;
 /** Answers since the first refusal needed before they alone measure the rate (fewer: the last second's). */
@@ -47,6 +55,8 @@ export class RateController {
   private learnedRps: number | null = null;
   private policyRps: number | null = null;
   private stepRps = 0;
+  /** What the target accepted when it last refused a paced request; null: not known yet (probing). */
+  private peakRps: number | null = null;
   private nextSlot = 0;
   private holdUntil = 0;
   private lastTick = 0;
@@ -99,7 +109,10 @@ export class RateController {
     const elapsed = now - this.lastTick;
     this.lastTick = now;
     if (this.learnedRps === null || this.nextSlot <= now || elapsed <= 0) return;
-    this.learnedRps += (this.stepRps * Math.min(elapsed, 1000)) / 1000;
+    const seconds = Math.min(elapsed, 1000) / 1000;
+    if (this.peakRps === null) this.learnedRps *= 1 + probeShare * seconds;
+    else if (this.learnedRps < this.peakRps) this.learnedRps += this.stepRps * recoveryFactor * seconds;
+    else this.learnedRps += this.stepRps * seconds;
     if (this.ceilingRps !== null && this.learnedRps > this.ceilingRps) this.learnedRps = this.ceilingRps;
   }
 
@@ -119,17 +132,22 @@ export class RateController {
 
   /** Requests per second the target accepted lately (see the header comment); null: nothing to measure from. */
   acceptedRps(now: number = this.now()): number | null {
-    const sinceRefusal = this.firstRefusal === null ? 0 : this.countSince(this.firstRefusal);
-    const from =
-      this.firstRefusal !== null && sinceRefusal >= answersForSteadyEstimate && now - this.firstRefusal > 0
-        ? Math.max(this.firstRefusal, now - 1000)
-        : now - 1000;
+    const refusal = this.firstRefusal;
+    if (refusal !== null && this.countSince(refusal) >= answersForSteadyEstimate) {
+      // Since the first refusal the target's bucket is spent: the last half second's answers, from it on
+      // (a longer window would average in the slower rates of before, while the rate was growing).
+      return this.rateSince(Math.max(refusal, now - 500), now);
+    }
+    // The first refusal: the answers of the last second, per second even if the run is younger. A token
+    // bucket's burst went at the start, and divided by a short span it would inflate the estimate; too
+    // low an estimate is soon corrected (the rate probes upwards), too high a one costs a 429 per caller.
+    const count = this.countSince(now - 1000);
+    return count === 0 ? null : count;
+  }
+
+  private rateSince(from: number, now: number): number | null {
     const count = this.countSince(from);
-    if (count === 0) return null;
-    // A run that started less than a second ago: its answers came in the time since it started.
-    const oldest = this.answers[this.firstIndexSince(from)] ?? from;
-    const span = Math.max(now - Math.max(from, Math.min(oldest, now - 50)), 50);
-    return (count * 1000) / span;
+    return count === 0 ? null : (count * 1000) / Math.max(now - from, 25);
   }
 
   private firstIndexSince(from: number): number {
@@ -148,13 +166,15 @@ export class RateController {
   }
 
   /**
-   * A 429 for a request sent at `sentAt`. Returns whether it counts against the request's retries:
+   * A 429 for a request that asked for its slot at `sentAt` (asked, not sent: a slot given before a decrease
+   * was given at the old rate). Returns whether it counts against the request's retries:
    * only a refusal of a request sent after the controller had already reacted to every earlier one
    * (at the learned rate) does. One sent before the last decrease is part of the burst that taught it,
    * and decreases nothing again. `hintRps`: an estimate from elsewhere (the coordinator's first refusal).
    */
   refused(sentAt: number, hintRps?: number): boolean {
     const now = this.now();
+    const paced = this.activeSince !== null && sentAt >= this.activeSince;
     this.activeSince ??= now;
     if (sentAt < this.lastDecrease) return false;
     const counts = this.learnedRps !== null;
@@ -162,15 +182,25 @@ export class RateController {
     this.firstRefusal ??= now;
     let measured = this.acceptedRps(now);
     if (!counts && hintRps !== undefined) measured = Math.max(measured ?? 0, hintRps);
-    const current = this.learnedRps ?? Number.POSITIVE_INFINITY;
-    const base = Math.min(current, measured ?? floorRps);
+    // A suite that was idle, or whose callers all waited on a Retry-After, accepted little lately: one
+    // refusal cuts the rate by half at most.
+    const base =
+      this.learnedRps === null
+        ? (measured ?? floorRps)
+        : Math.min(this.learnedRps, Math.max(measured ?? 0, this.learnedRps / 2));
+    if (paced) {
+      // The first paced refusal measures the limit (or this controller's share of it): the step is set once
+      // from it, so that controllers sharing a limit all step alike.
+      if (this.peakRps === null) this.stepRps = Math.max(0.2, base * increaseShare);
+      this.peakRps = base;
+    }
     this.learnedRps = Math.max(floorRps, base * (first ? firstDecreaseFactor : decreaseFactor));
     if (this.ceilingRps !== null) this.learnedRps = Math.min(this.learnedRps, this.ceilingRps);
-    if (first) this.stepRps = Math.max(0.2, this.learnedRps * increaseShare);
     this.lastDecrease = now;
     this.lastTick = now;
-    // Slots already given stay given; the next ones follow the new spacing after them.
-    this.nextSlot = Math.max(this.nextSlot, now);
+    // Slots already given stay given; the next ones follow the new spacing after them, and not at once: the
+    // target just ran out (a bucket refills a token in the meantime).
+    this.nextSlot = Math.max(this.nextSlot, now + 1000 / this.learnedRps);
     return counts;
   }
 

@@ -393,8 +393,9 @@ async function sendUnderPolicy(
   for (;;) {
     attempts += 1;
     const retriesLeft = attempts - learning <= settings.retries;
-    if (gate.active) await gate.pass();
+    // When the request asked for its slot: a 429 is judged against the rate its slot was given at.
     const sentAt = performance.now();
+    if (gate.active) await gate.pass();
     let response: IncomingResponse;
     try {
       response = await sender(request, settings.timeoutMs);
