@@ -27,6 +27,8 @@ import {
   type LedgerTarget,
 } from '../lifecycle/ledger.ts';
 import { redact } from './redact.ts';
+import { coordinatorVariable } from './rate-coordinator.ts';
+import { rateGateFor } from './rate-gate.ts';
 import { timed } from '../reporting/request-costs.ts';
 
 export interface OutgoingRequest {
@@ -51,8 +53,16 @@ export interface TransportSettings {
   timeoutMs: number;
   /** Further attempts after the first, for 429/503 and for resets and timeouts of repeatable requests. */
   retries: number;
-  /** Requests per second for this process (PCS_MAX_RPS divided among the workers); null: unlimited. */
+  /**
+   * Requests per second for this process (PCS_MAX_RPS divided among the workers); null: unlimited. A ceiling:
+   * the rate actually used is learned from the target's 429s and rate-limit headers (rate-control.ts).
+   */
   maxRps: number | null;
+  /**
+   * host:port of the machine's rate coordinator (rate-coordinator.ts), which shares one budget among the
+   * workers; absent or null: this process learns and paces on its own.
+   */
+  rateCoordinator?: string | null;
   /** The longest Retry-After the suite waits; a longer one ends the request as rate limited at once. */
   maxRetryAfterMs: number;
   /** First backoff delay; doubled per attempt, with jitter, up to maxBackoffMs. */
@@ -147,6 +157,7 @@ export function transportSettings(timeoutMs: number, env: Env = process.env): Tr
     timeoutMs,
     retries,
     maxRps: maxRps === null ? null : maxRps / workers,
+    rateCoordinator: env[coordinatorVariable]?.trim() || null,
     maxRetryAfterMs: 20_000,
     backoffMs: 250,
     maxBackoffMs: 4_000,
@@ -221,19 +232,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 }
 
-/** Spaces requests out to at most maxRps per second in this process, whatever test sends them. */
-class RateGate {
-  private nextSlot = 0;
-  async pass(maxRps: number | null): Promise<void> {
-    if (maxRps === null) return;
-    const now = performance.now();
-    const slot = Math.max(now, this.nextSlot);
-    this.nextSlot = slot + 1000 / maxRps;
-    if (slot > now) await sleep(slot - now);
-  }
-}
-const gate = new RateGate();
-
 function requestName(request: OutgoingRequest): string {
   let path = request.url;
   try {
@@ -274,6 +272,8 @@ function fail(settings: TransportSettings, failure: TransportFailure, message: s
 }
 
 const gatewayStatuses = new Set([502, 503, 504]);
+/** The most 429s of one request retried without spending PCS_RETRIES while the rate controller learns. */
+const learningAttempts = 8;
 
 /**
  * Customers into the run ledger as soon as their creation is answered, here rather than in
@@ -377,11 +377,25 @@ async function sendUnderPolicy(
   }
   const repeatable = safeToRepeat(request);
   const notes: string[] = [];
+  // The target's rate, learned and shared (support/http/rate-gate.ts); not active before a sign of a limit.
+  const gate = rateGateFor(request.url, {
+    coordinator: settings.rateCoordinator ?? null,
+    ceilingRps: settings.maxRps,
+    maxHoldMs: settings.maxRetryAfterMs,
+  });
   let attempts = 0;
+  // 429s that taught the rate controller (rate-control.ts, RateController.refused): retried without
+  // spending PCS_RETRIES. A 429 while the controller is learning is expected, not the target's refusal to
+  // serve the suite; only one for a request sent at the rate already learned from every earlier 429 counts,
+  // so "rate limited: ... lower PCS_MAX_RPS or PCS_WORKERS" still ends a request the target keeps refusing.
+  // The learning ones are bounded too (learningAttempts), so that nothing retries forever.
+  let learning = 0;
   for (;;) {
     attempts += 1;
-    const retriesLeft = attempts <= settings.retries;
-    await gate.pass(settings.maxRps);
+    const retriesLeft = attempts - learning <= settings.retries;
+    // When the request asked for its slot: a 429 is judged against the rate its slot was given at.
+    const sentAt = performance.now();
+    if (gate.active) await gate.pass();
     let response: IncomingResponse;
     try {
       response = await sender(request, settings.timeoutMs);
@@ -411,6 +425,7 @@ async function sendUnderPolicy(
     }
 
     const limited = response.status === 429;
+    if (!limited) gate.accepted(response.headers);
     const gateway = gatewayStatuses.has(response.status);
     if (!limited && !gateway) {
       timed('ledger', () => noteInLedger(settings, request, response));
@@ -429,7 +444,9 @@ async function sendUnderPolicy(
             `longer than the ${settings.maxRetryAfterMs / 1000} s the suite waits`,
         );
       }
-      if (!retriesLeft) {
+      const counts = await gate.refused(sentAt, response.headers);
+      if (!counts && learning < learningAttempts) learning += 1;
+      else if (!retriesLeft) {
         fail(
           settings,
           'rate-limited',

@@ -34,6 +34,7 @@ import { shrinkLedgerPath } from '../generation/shrink-budget.ts';
 import { knownBrokenPath } from '../judgment/known-broken.ts';
 import { inFlightSetting } from '../http/in-flight.ts';
 import { markerFilePath, transportSettings, transportVariables } from '../http/transport.ts';
+import { coordinatorVariable, startRateCoordinator, type RateCoordinator } from '../http/rate-coordinator.ts';
 
 export const configErrorExitCode = 2;
 
@@ -65,6 +66,17 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   process.env.PCS_RUN_ID = suite.runId;
   // PCS_MAX_RPS is a budget for the whole run: each worker takes its share.
   process.env.COLLECT_CONFORMANCE_WORKER_COUNT = String(config.workers);
+  // One request-rate budget for the workers of this machine, learned from the target's 429s and rate-limit
+  // headers (support/http/rate-coordinator.ts). Workers connect only once they see a limit; without the
+  // coordinator each would learn on its own, and with a burst each would get its own 429s.
+  let coordinator: RateCoordinator | null = null;
+  try {
+    coordinator = await startRateCoordinator({ ceilingRps: transportVariables().maxRps, workers: config.workers });
+    process.env[coordinatorVariable] = coordinator.address;
+  } catch {
+    // No loopback port: each worker learns the rate on its own, with its share of PCS_MAX_RPS.
+    delete process.env[coordinatorVariable];
+  }
   // A marker left by an earlier run in the same output directory must not count for this one.
   rmSync(markerFilePath(), { force: true });
   // So are the shrinks an earlier run recorded (support/generation/shrink-budget.ts).
@@ -115,6 +127,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   );
   if (!probe.ok) {
     await closeMock?.();
+    await coordinator?.close();
     if ('variable' in probe) {
       process.stderr.write(`${configErrorLine(new ConfigError(probe.variable, probe.problem))}\n`);
       process.exit(configErrorExitCode);
@@ -144,5 +157,6 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     const summary = cleanupSummary(result, carried.sameTarget.length);
     if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
     await closeMock?.();
+    await coordinator?.close();
   };
 }
