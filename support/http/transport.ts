@@ -1,6 +1,7 @@
 /**
- * How the suite's requests travel: a per-request timeout, a client-side request rate
- * (PCS_MAX_RPS), 429 and 502/503/504 handled with Retry-After and bounded retries
+ * How the suite's requests travel: a per-request timeout, a request rate learned from the target's
+ * 429s and rate-limit headers and shared by the workers (rate-gate.ts; PCS_MAX_RPS is its ceiling),
+ * 429 and 502/503/504 handled with Retry-After and bounded retries
  * (PCS_RETRIES), connection resets and timeouts retried with backoff and jitter for
  * requests that are safe to repeat, and an unreachable target (refused, DNS, TLS)
  * reported at once. None of these is a conformance verdict: they end in a TransportError
