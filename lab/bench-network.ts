@@ -113,7 +113,11 @@ async function behindProxy(spec: string, label: string): Promise<{ run: NetworkR
 }
 
 /** Runs the four measurements; returns the lines to print (and write), and whether every run passed as expected. */
-export async function networkFigures(log: (line: string) => void): Promise<{ lines: string[]; ok: boolean }> {
+export async function networkFigures(
+  log: (line: string) => void,
+  /** The generated requests of this bench's default run against the embedded mock (no latency, no limit). */
+  unlimitedRequests?: number,
+): Promise<{ lines: string[]; ok: boolean }> {
   const inFlight = defaultWorkers * autoCeiling;
   const lines: string[] = [];
   let ok = true;
@@ -128,8 +132,16 @@ export async function networkFigures(log: (line: string) => void): Promise<{ lin
       `(exit ${slow.exitCode}; ${slow.summary})`,
     `  floor requests × 40 ms ÷ ${inFlight} in flight (${defaultWorkers} workers × ${autoCeiling}) = ` +
       `${seconds(floorMs)}; wall / floor = ${(slow.wallMs / Math.max(1, floorMs)).toFixed(2)}`,
-    `  targets: within 40 s ${verdict(slow.wallMs <= 40_000)}; at least ${count(oneInFlightRequests)} generated ` +
-      `requests (one in flight) ${verdict(slow.generatedRequests >= oneInFlightRequests)}`,
+    `  targets: within 40 s ${verdict(slow.wallMs <= 40_000)}; as many generated requests as with one in flight ` +
+      `(issue 20: ${count(oneInFlightRequests)}, cut by the volume test's budget) ` +
+      `${verdict(slow.generatedRequests >= oneInFlightRequests)}`,
+    ...(unlimitedRequests === undefined
+      ? []
+      : [
+          `  the default run of this bench (no latency) sent ${count(unlimitedRequests)}: ` +
+            `${((100 * slow.generatedRequests) / Math.max(1, unlimitedRequests)).toFixed(0)} % of it ` +
+            `(case sizes are random: a few % either way)`,
+        ]),
   );
   ok &&= slow.exitCode === 0;
 
