@@ -4,8 +4,8 @@
  *
  * fast-check runs a property's cases one after another. Here the cases are drawn first, with
  * fc.sample of the property's arbitrary, its examples first, and the run's seed: the same values,
- * in the same order, that fc.check draws with that seed (tests/unit/concurrent-cases.test.ts holds the two together), so
- * case i is the case of path "i". They run in flight; on a failure nothing more starts, the cases
+ * in the same order, that fc.check draws with that seed (tests/unit/in-flight.test.ts holds the
+ * two together), so case i is the case of path "i". They run in flight; on a failure nothing more starts, the cases
  * already started end, and the failure of the lowest index is the one reported: every lower case had
  * started and passed, so it does not depend on the order answers came in. The property runner then
  * replays that case alone by its path, and fast-check shrinks it as it would have
