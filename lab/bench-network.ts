@@ -117,73 +117,114 @@ export async function networkFigures(
   log: (line: string) => void,
   /** The generated requests of this bench's default run against the embedded mock (no latency, no limit). */
   unlimitedRequests?: number,
+  /** The measurements to make (default: all). */
+  only: ReadonlySet<Measurement> = new Set(measurements),
 ): Promise<{ lines: string[]; ok: boolean }> {
   const inFlight = defaultWorkers * autoCeiling;
   const lines: string[] = [];
   let ok = true;
 
-  log('a default run against the mock answering after 40 ms…');
-  const slow = await withMock({ faults: 'latency=40' }, (mock) =>
-    conformance('latency 40 ms', mock.sandboxBaseUrl, mock),
-  );
-  const floorMs = (slow.generatedRequests * 40) / inFlight;
-  lines.push(
-    `40 ms latency: ${seconds(slow.wallMs)} wall, ${count(slow.generatedRequests)} generated requests ` +
-      `(exit ${slow.exitCode}; ${slow.summary})`,
-    `  floor requests × 40 ms ÷ ${inFlight} in flight (${defaultWorkers} workers × ${autoCeiling}) = ` +
-      `${seconds(floorMs)}; wall / floor = ${(slow.wallMs / Math.max(1, floorMs)).toFixed(2)}`,
-    `  targets: within 40 s ${verdict(slow.wallMs <= 40_000)}; as many generated requests as with one in flight ` +
-      `(issue 20: ${count(oneInFlightRequests)}, cut by the volume test's budget) ` +
-      `${verdict(slow.generatedRequests >= oneInFlightRequests)}`,
-    ...(unlimitedRequests === undefined
-      ? []
-      : [
-          `  the default run of this bench (no latency) sent ${count(unlimitedRequests)}: ` +
-            `${((100 * slow.generatedRequests) / Math.max(1, unlimitedRequests)).toFixed(0)} % of it ` +
-            `(case sizes are random: a few % either way)`,
-        ]),
-  );
-  ok &&= slow.exitCode === 0;
+  if (only.has('latency')) {
+    log('a default run against the mock answering after 40 ms…');
+    const slow = await withMock({ faults: 'latency=40' }, (mock) =>
+      conformance('latency 40 ms', mock.sandboxBaseUrl, mock),
+    );
+    const floorMs = (slow.generatedRequests * 40) / inFlight;
+    lines.push(
+      `40 ms latency: ${seconds(slow.wallMs)} wall, ${count(slow.generatedRequests)} generated requests ` +
+        `(exit ${slow.exitCode}; ${slow.summary})`,
+      `  floor requests × 40 ms ÷ ${inFlight} in flight (${defaultWorkers} workers × ${autoCeiling}) = ` +
+        `${seconds(floorMs)}; wall / floor = ${(slow.wallMs / Math.max(1, floorMs)).toFixed(2)}`,
+      `  targets: within 40 s ${verdict(slow.wallMs <= 40_000)}; as many generated requests as with one in flight ` +
+        `(issue 20: ${count(oneInFlightRequests)}, cut by the volume test's budget) ` +
+        `${verdict(slow.generatedRequests >= oneInFlightRequests)}`,
+      ...(unlimitedRequests === undefined
+        ? []
+        : [
+            `  the default run of this bench (no latency) sent ${count(unlimitedRequests)}: ` +
+              `${((100 * slow.generatedRequests) / Math.max(1, unlimitedRequests)).toFixed(0)} % of it ` +
+              `(case sizes are random: a few % either way)`,
+          ]),
+    );
+    ok &&= slow.exitCode === 0;
+  }
 
-  log('a default run through a token bucket of 400 requests per second (burst 40)…');
-  const bucket = await behindProxy('bucket=400/40,retry-after=seconds', 'bucket 400/s');
-  const bucketRate = (bucket.served * 1000) / bucket.run.testsMs;
-  lines.push(
-    `token bucket 400/s, burst 40, 429 with Retry-After: 1: ${seconds(bucket.run.wallMs)} wall, ` +
-      `${count(bucket.served)} requests served and ${count(bucket.refused)} refused (429) ` +
-      `(exit ${bucket.run.exitCode}; ${bucket.run.summary})`,
-    `  served per second while the tests ran (${seconds(bucket.run.testsMs)}): ${count(bucketRate)}; ` +
-      `over the allowed 400: ${((100 * bucketRate) / 400).toFixed(0)} %`,
-    `  target: at least 80 % of the allowed rate ${verdict(bucketRate >= 320)}`,
-  );
-  ok &&= bucket.run.exitCode === 0;
+  if (only.has('bucket')) {
+    log('a default run through a token bucket of 400 requests per second (burst 40)…');
+    const bucket = await behindProxy('bucket=400/40,retry-after=seconds', 'bucket 400/s');
+    const bucketRate = (bucket.served * 1000) / bucket.run.testsMs;
+    lines.push(
+      `token bucket 400/s, burst 40, 429 with Retry-After: 1: ${seconds(bucket.run.wallMs)} wall, ` +
+        `${count(bucket.served)} requests served and ${count(bucket.refused)} refused (429) ` +
+        `(exit ${bucket.run.exitCode}; ${bucket.run.summary})`,
+      `  served per second while the tests ran (${seconds(bucket.run.testsMs)}): ${count(bucketRate)}; ` +
+        `over the allowed 400: ${((100 * bucketRate) / 400).toFixed(0)} %`,
+      `  target: at least 80 % of the allowed rate ${verdict(bucketRate >= 320)}`,
+    );
+    ok &&= bucket.run.exitCode === 0;
+  }
 
-  log('a default run 50 ms away through a token bucket of 200 requests per second…');
-  const far = await behindProxy('bucket=200/20,latency=50,retry-after=seconds', '50 ms and 200/s');
-  const rateFloorMs = (far.served * 1000) / 200;
-  lines.push(
-    `50 ms away and 200/s (token bucket, burst 20): ${seconds(far.run.wallMs)} wall, ` +
-      `${count(far.served)} requests served and ${count(far.refused)} refused (429) ` +
-      `(exit ${far.run.exitCode}; ${far.run.summary})`,
-    `  floor the rate limit sets (served ÷ 200) = ${seconds(rateFloorMs)}; ` +
-      `wall / floor = ${(far.run.wallMs / Math.max(1, rateFloorMs)).toFixed(2)}`,
-    `  target: at most 1.5 times the floor ${verdict(far.run.wallMs <= 1.5 * rateFloorMs)}`,
-  );
-  ok &&= far.run.exitCode === 0;
+  if (only.has('far')) {
+    log('a default run 50 ms away through a token bucket of 200 requests per second…');
+    const far = await behindProxy('bucket=200/20,latency=50,retry-after=seconds', '50 ms and 200/s');
+    const rateFloorMs = (far.served * 1000) / 200;
+    lines.push(
+      `50 ms away and 200/s (token bucket, burst 20): ${seconds(far.run.wallMs)} wall, ` +
+        `${count(far.served)} requests served and ${count(far.refused)} refused (429) ` +
+        `(exit ${far.run.exitCode}; ${far.run.summary})`,
+      `  floor the rate limit sets (served ÷ 200) = ${seconds(rateFloorMs)}; ` +
+        `wall / floor = ${(far.run.wallMs / Math.max(1, rateFloorMs)).toFixed(2)}`,
+      `  target: at most 1.5 times the floor ${verdict(far.run.wallMs <= 1.5 * rateFloorMs)}`,
+    );
+    ok &&= far.run.exitCode === 0;
+  }
 
-  log('a run against a one-defect mock, and the same mock without it…');
-  const passing = await withMock({}, (mock) => conformance('passing', mock.sandboxBaseUrl, mock));
-  const failing = await withMock({ mutant: 'createTransaction.echo.amount' }, (mock) =>
-    conformance('one defect', mock.sandboxBaseUrl, mock),
-  );
-  lines.push(
-    `one defect (createTransaction echoes amount + 1): ${seconds(failing.wallMs)} wall ` +
-      `(exit ${failing.exitCode}; ${failing.summary})`,
-    `  passing run against the same mock without it: ${seconds(passing.wallMs)} wall (exit ${passing.exitCode})`,
-    `  failing / passing = ${(failing.wallMs / Math.max(1, passing.wallMs)).toFixed(2)}; ` +
-      `target: at most 2 ${verdict(failing.wallMs <= 2 * passing.wallMs)}`,
-  );
-  // The defect must be found (exit 1), and the passing run must pass.
-  ok &&= passing.exitCode === 0 && failing.exitCode === 1;
+  if (only.has('defect')) {
+    log('a run against a one-defect mock, and the same mock without it…');
+    const passing = await withMock({}, (mock) => conformance('passing', mock.sandboxBaseUrl, mock));
+    const failing = await withMock({ mutant: 'createTransaction.echo.amount' }, (mock) =>
+      conformance('one defect', mock.sandboxBaseUrl, mock),
+    );
+    lines.push(
+      `one defect (createTransaction echoes amount + 1): ${seconds(failing.wallMs)} wall ` +
+        `(exit ${failing.exitCode}; ${failing.summary})`,
+      `  passing run against the same mock without it: ${seconds(passing.wallMs)} wall (exit ${passing.exitCode})`,
+      `  failing / passing = ${(failing.wallMs / Math.max(1, passing.wallMs)).toFixed(2)}; ` +
+        `target: at most 2 ${verdict(failing.wallMs <= 2 * passing.wallMs)}`,
+    );
+    // The defect must be found (exit 1), and the passing run must pass.
+    ok &&= passing.exitCode === 0 && failing.exitCode === 1;
+  }
   return { lines, ok };
+}
+
+export const measurements = ['latency', 'bucket', 'far', 'defect'] as const;
+export type Measurement = (typeof measurements)[number];
+
+/** `npx tsx lab/bench-network.ts [--only latency,bucket,far,defect]`: these figures alone (not written to docs). */
+async function main(argv: string[]): Promise<number> {
+  const at = argv.indexOf('--only');
+  const names = at === -1 ? [...measurements] : (argv[at + 1] ?? '').split(',').filter((name) => name !== '');
+  const unknown = names.filter((name) => !(measurements as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    process.stderr.write(`bench-network: --only takes some of ${measurements.join(', ')}; got "${names.join(',')}"\n`);
+    return 2;
+  }
+  const { lines, ok } = await networkFigures(
+    (line) => process.stdout.write(`${line}\n`),
+    undefined,
+    new Set(names as Measurement[]),
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return ok ? 0 : 1;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`bench-network: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -11,9 +11,12 @@
  *
  * The limit applies per worker: the keep-alive pool has 16 connections per origin
  * (support/http/fast-client.ts), so requests beyond them queue in the pool rather than open more.
- * The rate a target allows is the transport's business (support/http/transport.ts), not this one's.
+ * The rate a target allows is the transport's business (support/http/transport.ts, rate-gate.ts): once it
+ * is rate limited, auto keeps at least throttledFloor in flight, so that a request waiting a Retry-After
+ * does not idle the worker while the gate spaces the others.
  */
 import { ConfigError } from '../lifecycle/config.ts';
+import { anyGateActive } from './rate-gate.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -63,10 +66,16 @@ export function medianRoundTripMs(): number | undefined {
  * 2 ms of round trip (the client's own work per request is a fraction of a millisecond), up to
  * autoCeiling. Unknown (no answer yet): one, until the first answers say more.
  */
-export function autoLimit(medianMs: number | undefined): number {
-  if (medianMs === undefined || medianMs < nearMs) return 1;
-  return Math.min(autoCeiling, Math.max(2, Math.ceil(medianMs / 2)));
+export function autoLimit(medianMs: number | undefined, rateLimited = false): number {
+  // A request refused with 429 waits its Retry-After (a second, often): with one in flight the worker
+  // would wait with it, while the rate gate, not the round trip, already spaces the requests.
+  const floor = rateLimited ? throttledFloor : 1;
+  if (medianMs === undefined || medianMs < nearMs) return floor;
+  return Math.min(autoCeiling, Math.max(2, floor, Math.ceil(medianMs / 2)));
 }
+
+/** In flight at least, once the target is rate limited. */
+export const throttledFloor = 8;
 
 let setting: InFlightSetting | undefined;
 
@@ -82,7 +91,7 @@ export function inFlightLimit(env?: Env): number {
     setting ??= settingOrAuto(process.env);
     chosen = setting;
   }
-  return chosen.kind === 'fixed' ? chosen.limit : autoLimit(medianRoundTripMs());
+  return chosen.kind === 'fixed' ? chosen.limit : autoLimit(medianRoundTripMs(), anyGateActive());
 }
 
 function settingOrAuto(env: Env): InFlightSetting {

@@ -34,10 +34,18 @@ export interface RateControllerOptions {
 export const decreaseFactor = 0.9;
 /** The first estimate includes whatever the target let through before it refused: a deeper cut. */
 const firstDecreaseFactor = 0.8;
-/** The additive step per second past the peak, as a share of the first paced peak. */
-const increaseShare = 0.03;
-/** Below the last peak, the step is this many times larger: back to it in about a second. */
-const recoveryFactor = 5;
+/** The additive step per second near the peak, as a share of the first paced peak. */
+const increaseShare = 0.01;
+/** Below this share of the last peak, the step is recoveryFactor times larger: back near it within a second. */
+const recoveryShare = 0.95;
+const recoveryFactor = 15;
+/**
+ * Near and past the peak the step grows with the time since the last decrease, (1 + t / growthSeconds)²,
+ * up to maxGrowth times (as TCP CUBIC does): slow where the last 429 came, so that 429s are rare (each
+ * costs a request its whole Retry-After, a second or more), faster when the limit seems to have moved.
+ */
+const growthSeconds = 5;
+const maxGrowth = 9;
 /** Growth per second while probing (no paced 429 yet): multiplicative, about tripling each second. */
 const probeShare = 1.1;
 /** A target that refuses everything still gets this many requests per second (its 429s are counted). */
@@ -111,8 +119,15 @@ export class RateController {
     if (this.learnedRps === null || this.nextSlot <= now || elapsed <= 0) return;
     const seconds = Math.min(elapsed, 1000) / 1000;
     if (this.peakRps === null) this.learnedRps *= 1 + probeShare * seconds;
-    else if (this.learnedRps < this.peakRps) this.learnedRps += this.stepRps * recoveryFactor * seconds;
-    else this.learnedRps += this.stepRps * seconds;
+    else if (this.learnedRps < this.peakRps * recoveryShare)
+      this.learnedRps = Math.min(
+        this.peakRps * recoveryShare,
+        this.learnedRps + this.stepRps * recoveryFactor * seconds,
+      );
+    else {
+      const since = Math.max(0, now - this.lastDecrease) / 1000;
+      this.learnedRps += this.stepRps * Math.min(maxGrowth, (1 + since / growthSeconds) ** 2) * seconds;
+    }
     if (this.ceilingRps !== null && this.learnedRps > this.ceilingRps) this.learnedRps = this.ceilingRps;
   }
 

@@ -131,6 +131,16 @@ export class RateGate {
 
 const gates = new Map<string, RateGate>();
 
+/**
+ * Whether a target of this process is rate limited (a gate is active). Then a request may wait a whole
+ * Retry-After: the property runner keeps more in flight (support/http/in-flight.ts), so that one
+ * request waiting does not leave the worker idle.
+ */
+export function anyGateActive(): boolean {
+  for (const gate of gates.values()) if (gate.active) return true;
+  return false;
+}
+
 /** The gate of a target in this process (one per origin, ceiling and coordinator). */
 export function rateGateFor(url: string, options: Omit<RateGateOptions, 'origin'>): RateGate {
   let origin = url;

@@ -29,6 +29,9 @@ test('auto keeps one in flight near the target and more as the round trip grows,
   assert.equal(autoLimit(10), 5);
   assert.equal(autoLimit(40), 16);
   assert.equal(autoLimit(5000), 16);
+  // Rate limited: a request may wait a whole Retry-After, the others go on.
+  assert.equal(autoLimit(0.4, true), 8);
+  assert.equal(autoLimit(40, true), 16);
 });
 
 test('the median round trip ignores retried requests', () => {
