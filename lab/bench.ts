@@ -258,7 +258,7 @@ async function main(): Promise<number> {
 
   // Issue 20: against slow, throttling and broken targets, as ratios to what each forces.
   process.stdout.write('\nagainst slow, throttling and broken targets (lab/bench-network.ts):\n');
-  const network = await networkFigures((line) => process.stdout.write(`  ${line}\n`), requests);
+  const network = await networkFigures((line) => process.stdout.write(`  ${line}\n`));
   process.stdout.write(`${network.lines.join('\n')}\n`);
 
   // The mock beside a bare node:http server serving the same bytes, in this run (Prism: npm run bench:mock).
