@@ -153,11 +153,17 @@ export class RateController {
       // (a longer window would average in the slower rates of before, while the rate was growing).
       return this.rateSince(Math.max(refusal, now - 500), now);
     }
-    // The first refusal: the answers of the last second, per second even if the run is younger. A token
-    // bucket's burst went at the start, and divided by a short span it would inflate the estimate; too
-    // low an estimate is soon corrected (the rate probes upwards), too high a one costs a 429 per caller.
+    // The first refusal: the answers of the last second, over the time they took (at least a quarter of a
+    // second). A token bucket's burst went at the start, and divided by a short span it inflates the
+    // estimate: the quarter second bounds that, and a first cut deeper than the later ones
+    // (firstDecreaseFactor) absorbs the rest. Counted over a whole second when the run is younger, the
+    // estimate would be a fraction of the rate, and the probing back up would cost seconds at 429-free
+    // rates far below the target's: too high an estimate costs a 429 or two, and is cut again.
     const count = this.countSince(now - 1000);
-    return count === 0 ? null : count;
+    if (count === 0) return null;
+    const first = this.answers[this.firstIndexSince(now - 1000)] ?? now;
+    const spanMs = Math.min(1000, Math.max(250, now - first));
+    return (count * 1000) / spanMs;
   }
 
   private rateSince(from: number, now: number): number | null {
