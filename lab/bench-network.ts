@@ -23,7 +23,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startMockServer, type RunningMock } from '../mock/server.ts';
+import { createServer, type AddressInfo } from 'node:net';
+import { defaultSandboxKey, defaultSecondSandboxKey } from '../mock/app.ts';
 import { autoCeiling } from '../support/http/in-flight.ts';
 import { workersForRoundTrip } from '../support/lifecycle/round-trip-probe.ts';
 import { defaultWorkers } from '../support/lifecycle/config.ts';
@@ -51,7 +52,7 @@ export interface NetworkRun {
  */
 const benchSeed = '20261124';
 
-function conformance(label: string, baseUrl: string, mock: RunningMock): Promise<NetworkRun> {
+function conformance(label: string, baseUrl: string, mock: MockProcess): Promise<NetworkRun> {
   const output = mkdtempSync(join(tmpdir(), 'cc-bench-network-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -99,13 +100,57 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const count = (value: number): string => Math.round(value).toLocaleString('en-US');
 const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
-async function withMock<T>(options: Parameters<typeof startMockServer>[0], work: (mock: RunningMock) => Promise<T>) {
-  const mock = await startMockServer({ port: 0, host: '127.0.0.1', ...options });
+/** What a run needs of the mock: where it listens and its two sandbox keys. */
+interface MockProcess {
+  sandboxBaseUrl: string;
+  sandboxKey: string;
+  secondSandboxKey: string;
+}
+
+/**
+ * The mock in a process of its own (`collect-conformance mock`), as a real target is: in the bench's
+ * process it would share one event loop with the throttling proxy, and each would slow the other.
+ */
+async function withMock<T>(options: { faults?: string; mutant?: string }, work: (mock: MockProcess) => Promise<T>) {
+  const port = await freePort();
+  const args = [join(root, 'bin', 'collect-conformance.mjs'), 'mock', '--port', String(port), '--host', '127.0.0.1'];
+  if (options.faults) args.push('--faults', options.faults);
+  if (options.mutant) args.push('--mutant', options.mutant);
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    return await work(mock);
+    await new Promise<void>((ready, fail) => {
+      let text = '';
+      const timer = setTimeout(() => fail(new Error(`the mock did not start: ${text.slice(0, 300)}`)), 30_000);
+      const read = (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        if (text.includes('listening')) {
+          clearTimeout(timer);
+          ready();
+        }
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.on('exit', (code) => fail(new Error(`the mock exited (${code}): ${text.slice(0, 300)}`)));
+    });
+    return await work({
+      sandboxBaseUrl: `http://127.0.0.1:${port}/v1`,
+      sandboxKey: defaultSandboxKey,
+      secondSandboxKey: defaultSecondSandboxKey,
+    });
   } finally {
-    await mock.close();
+    child.kill('SIGTERM');
   }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, fail) => {
+    const server = createServer();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
 }
 
 async function behindProxy(spec: string, label: string): Promise<{ run: NetworkRun; served: number; refused: number }> {
