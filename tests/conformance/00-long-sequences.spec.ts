@@ -5,6 +5,7 @@
  * before, so against a target far away (40 ms: about 15 s a sequence) these are the run's critical
  * path; started first, they run beside everything else instead of after it.
  */
-import { declareSequenceTests } from './properties/stateful-sequences.ts';
+import { test } from '../../support/fixtures.ts';
+import { sequenceTests } from './properties/stateful-sequences.ts';
 
-declareSequenceTests('long');
+for (const { title, details, body } of sequenceTests('long')) test(title, details, body);

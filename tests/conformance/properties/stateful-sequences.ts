@@ -19,7 +19,7 @@
  * (state forgotten, ids reused) is met.
  */
 import fc from 'fast-check';
-import { test, requireWrites } from '../../../support/fixtures.ts';
+import { type test, requireWrites } from '../../../support/fixtures.ts';
 import { covers } from '../../../support/judgment/covers.ts';
 import { isSuccess, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
 import { checksOf } from '../../../support/judgment/registry.ts';
@@ -416,21 +416,28 @@ function sequenceRules(kind: RuleKind): string[] {
   return [...new Set([...named, ...owed])].filter((id) => rule(id).kind === kind);
 }
 
+/** A test of the sequences, for the spec file that declares it (so that its location is that file's). */
+export interface SequenceTest {
+  title: string;
+  details: ReturnType<typeof covers>;
+  body: Parameters<typeof test>[2];
+}
+
 /**
- * Declares the sequence tests of one length, for both kinds of rules. Called by two spec files: the
- * long sequences are declared in tests/conformance/00-long-sequences.spec.ts, whose name makes
- * Playwright dispatch them first (it dispatches tests in file order): each command of a sequence
- * waits for the answer to the one before, so against a target far away the long ones are the run's
- * critical path, and started last they would be its tail.
+ * The sequence tests of one length, for both kinds of rules. Two spec files declare them: the long
+ * sequences are in tests/conformance/00-long-sequences.spec.ts, whose name makes Playwright dispatch
+ * them first (it dispatches tests in file order): each command of a sequence waits for the answer to
+ * the one before, so against a target far away the long ones are the run's critical path, and started
+ * last they would be its tail.
  */
-export function declareSequenceTests(length: 'short' | 'long'): void {
-  for (const kind of ['documented', 'inferred'] as const) {
+export function sequenceTests(length: 'short' | 'long'): SequenceTest[] {
+  return (['documented', 'inferred'] as const).map((kind) => {
     const ruleIds = sequenceRules(kind);
     const shape = lengths[length];
-    test(
-      `stateful: ${shape.label} of every operation agree with the model (${kind} rules)`,
-      covers(...ruleIds),
-      async ({ target }, testInfo) => {
+    return {
+      title: `stateful: ${shape.label} of every operation agree with the model (${kind} rules)`,
+      details: covers(...ruleIds),
+      body: async ({ target }, testInfo) => {
         requireWrites(target);
         await runProperty({
           testInfo,
@@ -466,6 +473,6 @@ export function declareSequenceTests(length: 'short' | 'long'): void {
           },
         });
       },
-    );
-  }
+    };
+  });
 }

@@ -3,6 +3,7 @@
  * commands and the test are in ./stateful-sequences.ts; the long sequences run from
  * tests/conformance/00-long-sequences.spec.ts, first).
  */
-import { declareSequenceTests } from './stateful-sequences.ts';
+import { test } from '../../../support/fixtures.ts';
+import { sequenceTests } from './stateful-sequences.ts';
 
-declareSequenceTests('short');
+for (const { title, details, body } of sequenceTests('short')) test(title, details, body);
