@@ -92,7 +92,7 @@ interface ClientPool {
 
 export class FastClient {
   private readonly pool: ClientPool;
-  /** The steps of the current generated case, in order (see startCase and step). */
+  /** The steps of this client's case, in order (a case has a client of its own: forCase). */
   caseSteps: CaseStep[] = [];
 
   constructor(
@@ -147,19 +147,9 @@ export class FastClient {
     return inOrderInFlight(items, inFlightLimit, work);
   }
 
-  /** Starts the record of a new generated case (its exchanges become the counterexample when it fails). */
-  startCase(): void {
-    this.caseSteps = [];
-  }
-
   /** Names the next requests of the case (a stateful command): failures print them as numbered steps. */
   step(label: string): void {
     this.caseSteps.push({ label, exchanges: [] });
-  }
-
-  /** Every exchange of the current case, in order. */
-  get caseExchanges(): Exchange[] {
-    return this.caseSteps.flatMap((step) => step.exchanges);
   }
 
   async call(operationId: OperationId, options: FastCallOptions = {}): Promise<Exchange> {
