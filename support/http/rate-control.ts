@@ -45,9 +45,12 @@ const recoveryFactor = 15;
  * costs a request its whole Retry-After, a second or more), faster when the limit seems to have moved.
  */
 const growthSeconds = 5;
+/** Near the refused rate, the rate stays at this share of it until quietSeconds without a 429 have passed. */
+const holdShare = 0.97;
+const quietSeconds = 10;
 const maxGrowth = 9;
-/** Growth per second while probing (no paced 429 yet): multiplicative, about tripling each second. */
-const probeShare = 1.1;
+/** Growth per second while probing (no paced 429 yet): multiplicative, half as much again each second. */
+const probeShare = 0.5;
 /** A target that refuses everything still gets this many requests per second (its 429s are counted). */
 export const floorRps = 1;
 /** Answers since the first refusal needed before they alone measure the rate (fewer: the last second's). */
@@ -125,8 +128,11 @@ export class RateController {
         this.learnedRps + this.stepRps * recoveryFactor * seconds,
       );
     else {
+      // Below the rate that was refused, and past it only after a quiet while: a bucket refuses every request
+      // in flight at once when it runs out, and each then waits a whole Retry-After.
       const since = Math.max(0, now - this.lastDecrease) / 1000;
-      this.learnedRps += this.stepRps * Math.min(maxGrowth, (1 + since / growthSeconds) ** 2) * seconds;
+      const grown = this.learnedRps + this.stepRps * Math.min(maxGrowth, (1 + since / growthSeconds) ** 2) * seconds;
+      this.learnedRps = since >= quietSeconds ? grown : Math.min(grown, this.peakRps * holdShare);
     }
     if (this.ceilingRps !== null && this.learnedRps > this.ceilingRps) this.learnedRps = this.ceilingRps;
   }
@@ -203,12 +209,10 @@ export class RateController {
     this.firstRefusal ??= now;
     let measured = this.acceptedRps(now);
     if (!counts && hintRps !== undefined) measured = Math.max(measured ?? 0, hintRps);
-    // A suite that was idle, or whose callers all waited on a Retry-After, accepted little lately: one
-    // refusal cuts the rate by half at most.
-    const base =
-      this.learnedRps === null
-        ? (measured ?? floorRps)
-        : Math.min(this.learnedRps, Math.max(measured ?? 0, this.learnedRps / 2));
+    // Once paced, the decrease is from the rate the slots were given at, not from what was accepted lately:
+    // when a bucket runs out, every request in flight is refused and waits its Retry-After, so the answers of
+    // the last half second fall to nothing, and a rate measured from them would drop far below the target's.
+    const base = this.learnedRps === null ? (measured ?? floorRps) : this.learnedRps;
     if (paced) {
       // The first paced refusal measures the limit (or this controller's share of it): the step is set once
       // from it, so that controllers sharing a limit all step alike.
