@@ -47,6 +47,8 @@ const recoveryFactor = 15;
 const growthSeconds = 5;
 /** Near the refused rate, the rate stays at this share of it until quietSeconds without a 429 have passed. */
 const holdShare = 0.97;
+/** The most one refusal cuts the learned rate (before the decrease factor). */
+const deepestCut = 0.75;
 const quietSeconds = 10;
 const maxGrowth = 9;
 /** Growth per second while probing (no paced 429 yet): multiplicative, half as much again each second. */
@@ -209,10 +211,13 @@ export class RateController {
     this.firstRefusal ??= now;
     let measured = this.acceptedRps(now);
     if (!counts && hintRps !== undefined) measured = Math.max(measured ?? 0, hintRps);
-    // Once paced, the decrease is from the rate the slots were given at, not from what was accepted lately:
-    // when a bucket runs out, every request in flight is refused and waits its Retry-After, so the answers of
-    // the last half second fall to nothing, and a rate measured from them would drop far below the target's.
-    const base = this.learnedRps === null ? (measured ?? floorRps) : this.learnedRps;
+    // A suite that was idle, or whose callers all waited on a Retry-After, accepted little lately (when a
+    // bucket runs out, every request in flight is refused at once): one refusal cuts the rate to deepestCut
+    // of it at most. A window limiter's acceptances say more: deeper cuts follow from further refusals.
+    const base =
+      this.learnedRps === null
+        ? (measured ?? floorRps)
+        : Math.min(this.learnedRps, Math.max(measured ?? 0, this.learnedRps * deepestCut));
     if (paced) {
       // The first paced refusal measures the limit (or this controller's share of it): the step is set once
       // from it, so that controllers sharing a limit all step alike.
