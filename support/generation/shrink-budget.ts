@@ -12,8 +12,7 @@
  *     failing case as found, and names the test that shrank it (the same defect, met again).
  * PCS_SHRINK=no keeps its meaning: no shrinking at all.
  */
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { appendRunLine, runFilePath, runLines } from '../lifecycle/run-lines.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -21,7 +20,7 @@ export const shrinkLedgerName = 'shrink-ledger.jsonl';
 
 /** Where this run's shrinks are recorded (global setup empties it at the start of a run). */
 export function shrinkLedgerPath(env: Env = process.env): string {
-  return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', shrinkLedgerName);
+  return runFilePath(shrinkLedgerName, env);
 }
 
 /** The shrinking time one property may spend: a third of its budget, at most 10 s, at least 1 s. */
@@ -35,30 +34,9 @@ export function runShrinkBudgetMs(propertyBudgetMs: number): number {
 }
 
 interface ShrinkLine {
-  runId: string | null;
   rule: string;
   title: string;
   ms: number;
-}
-
-function lines(file: string, runId: string | null): ShrinkLine[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const found: ShrinkLine[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const parsed = JSON.parse(line) as ShrinkLine;
-      if (parsed.runId === runId) found.push(parsed);
-    } catch {
-      // a line cut by a worker killed mid-write: the others still count
-    }
-  }
-  return found;
 }
 
 export type ShrinkDecision = { shrink: true; budgetMs: number; why: string } | { shrink: false; why: string };
@@ -72,8 +50,7 @@ export function shrinkDecision(
   propertyBudgetMs: number,
   env: Env = process.env,
 ): ShrinkDecision {
-  const runId = env.PCS_RUN_ID ?? null;
-  const earlier = lines(shrinkLedgerPath(env), runId);
+  const earlier = runLines<ShrinkLine>(shrinkLedgerPath(env), env);
   const same = rule === undefined ? undefined : earlier.find((line) => line.rule === rule);
   if (same !== undefined) {
     return {
@@ -101,13 +78,6 @@ export function shrinkDecision(
 
 /** Records a shrink of this run (its rule and time), for the decisions of later properties in every worker. */
 export function recordShrink(rule: string | undefined, title: string, ms: number, env: Env = process.env): void {
-  const file = shrinkLedgerPath(env);
-  const line: ShrinkLine = { runId: env.PCS_RUN_ID ?? null, rule: rule ?? '(none)', title, ms: Math.round(ms) };
-  try {
-    mkdirSync(resolve(file, '..'), { recursive: true });
-    // One short line per append: O_APPEND keeps the lines of concurrent workers whole.
-    appendFileSync(file, `${JSON.stringify(line)}\n`);
-  } catch {
-    // Without the ledger the next property shrinks within its own budget: slower, never wrong.
-  }
+  const line: ShrinkLine = { rule: rule ?? '(none)', title, ms: Math.round(ms) };
+  appendRunLine(shrinkLedgerPath(env), line, env);
 }

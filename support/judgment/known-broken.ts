@@ -9,55 +9,31 @@
  * precondition is skipped at that point, naming the rule and the test that found it: it would not
  * have checked its own rules either (the matrix counts both as not checked).
  */
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { appendRunLine, runFilePath, runLines } from '../lifecycle/run-lines.ts';
 
 type Env = Record<string, string | undefined>;
 
 export const knownBrokenName = 'broken-rules.jsonl';
 
 export function knownBrokenPath(env: Env = process.env): string {
-  return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', knownBrokenName);
+  return runFilePath(knownBrokenName, env);
 }
 
 interface BrokenLine {
-  runId: string | null;
   rule: string;
   title: string;
 }
 
 /** Records that a test found the rule broken in this run. Never fails its caller. */
 export function recordBroken(rule: string, title: string, env: Env = process.env): void {
-  const file = knownBrokenPath(env);
-  const line: BrokenLine = { runId: env.PCS_RUN_ID ?? null, rule, title };
-  try {
-    mkdirSync(resolve(file, '..'), { recursive: true });
-    // One short line per append: O_APPEND keeps the lines of concurrent workers whole.
-    appendFileSync(file, `${JSON.stringify(line)}\n`);
-  } catch {
-    // Without the record a later test fails on the same precondition again: slower, never wrong.
-  }
+  const line: BrokenLine = { rule, title };
+  appendRunLine(knownBrokenPath(env), line, env);
 }
 
 /** The title of another test of this run that found the rule broken, if one did. */
 export function brokenEarlier(rule: string, title: string, env: Env = process.env): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(knownBrokenPath(env), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const runId = env.PCS_RUN_ID ?? null;
-  for (const entry of text.split('\n')) {
-    if (!entry.includes(rule)) continue;
-    try {
-      const line = JSON.parse(entry) as BrokenLine;
-      if (line.runId === runId && line.rule === rule && line.title !== title) return line.title;
-    } catch {
-      // a line cut by a worker killed mid-write
-    }
-  }
-  return undefined;
+  return runLines<BrokenLine>(knownBrokenPath(env), env).find((line) => line.rule === rule && line.title !== title)
+    ?.title;
 }
 
 /** The reason a test skipped because a precondition it needs is known broken. */
