@@ -9,13 +9,13 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startMockServer, type RunningMock } from '../../mock/server.ts';
+import type { RunningMock } from '../../mock/server.ts';
+import { faultyMock, getBalance } from './faulty-mock.ts';
 import { startRateCoordinator } from '../../support/http/rate-coordinator.ts';
 import {
   nodeSender,
   sendWithPolicy,
   TransportError,
-  type OutgoingRequest,
   type Sender,
   type TransportSettings,
 } from '../../support/http/transport.ts';
@@ -36,21 +36,6 @@ function settings(overrides: Partial<TransportSettings> = {}): TransportSettings
     markerFile: null,
     ledger: null,
     ...overrides,
-  };
-}
-
-async function throttledMock(faults: string): Promise<RunningMock> {
-  const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
-  running.push(mock);
-  return mock;
-}
-
-function getBalance(mock: RunningMock): OutgoingRequest {
-  return {
-    method: 'GET',
-    url: `${mock.sandboxBaseUrl}/balances/1`,
-    headers: { authorization: `Bearer ${mock.sandboxKey}` },
-    operationId: 'getBalance',
   };
 }
 
@@ -108,7 +93,7 @@ function print(label: string, figures: Figures, allowed: number): void {
 
 describe('adaptive request rate against a throttled mock', () => {
   test('token bucket 400/s, burst 40: 16 concurrent callers, no request fails, the rate is learned', async () => {
-    const mock = await throttledMock('throttle=400,burst=40');
+    const mock = await faultyMock('throttle=400,burst=40', running);
     const figures = await drive(mock, 1200, 16, settings());
     print('throttle=400,burst=40', figures, 400);
     assert.equal(figures.failed, 0);
@@ -117,14 +102,14 @@ describe('adaptive request rate against a throttled mock', () => {
   });
 
   test('an HTTP-date Retry-After and a sliding window are learned as well', async () => {
-    const mock = await throttledMock('window=30/100,retryAfterFormat=date');
+    const mock = await faultyMock('window=30/100,retryAfterFormat=date', running);
     const figures = await drive(mock, 600, 16, settings());
     print('window=30/100,retryAfterFormat=date', figures, 300);
     assert.equal(figures.failed, 0);
   });
 
   test('RateLimit-* headers pace the requests before any 429', async () => {
-    const mock = await throttledMock('throttle=300,burst=30,rateHeaders=yes');
+    const mock = await faultyMock('throttle=300,burst=30,rateHeaders=yes', running);
     const figures = await drive(mock, 600, 16, settings());
     print('throttle=300,burst=30,rateHeaders=yes', figures, 300);
     assert.equal(figures.failed, 0);
@@ -133,7 +118,7 @@ describe('adaptive request rate against a throttled mock', () => {
   test('two processes sharing a coordinator share one budget (simulated by two gates on one coordinator)', async () => {
     const coordinator = await startRateCoordinator({ ceilingRps: null, workers: 2 });
     running.push(coordinator);
-    const mock = await throttledMock('throttle=400,burst=40');
+    const mock = await faultyMock('throttle=400,burst=40', running);
     // Two settings objects with different ceilings are two gates of this process, as two workers would have.
     const [first, second] = await Promise.all([
       drive(mock, 600, 8, settings({ rateCoordinator: coordinator.address, maxRps: 100_000 })),
@@ -152,7 +137,7 @@ describe('adaptive request rate against a throttled mock', () => {
   });
 
   test('an unreachable coordinator leaves the process on its own controller', async () => {
-    const mock = await throttledMock('throttle=400,burst=40');
+    const mock = await faultyMock('throttle=400,burst=40', running);
     const figures = await drive(mock, 400, 16, settings({ rateCoordinator: '127.0.0.1:1' }));
     print('coordinator unreachable, throttle=400,burst=40', figures, 400);
     assert.equal(figures.failed, 0);

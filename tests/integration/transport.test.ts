@@ -13,7 +13,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMockServer, type RunningMock } from '../../mock/server.ts';
+import type { RunningMock } from '../../mock/server.ts';
+import { faultyMock, getBalance } from './faulty-mock.ts';
 import { FaultDecider, FaultSpecError, parseFaults } from '../../mock/faults.ts';
 import { ConfigError } from '../../support/lifecycle/config.ts';
 import { registerSecret } from '../../support/http/redact.ts';
@@ -68,21 +69,6 @@ function countingSender(): { sender: Sender; calls: () => number } {
       return inner(request, timeoutMs);
     },
     calls: () => calls,
-  };
-}
-
-async function faultyMock(faults: string): Promise<RunningMock> {
-  const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });
-  running.push(mock);
-  return mock;
-}
-
-function getBalance(mock: RunningMock): OutgoingRequest {
-  return {
-    method: 'GET',
-    url: `${mock.sandboxBaseUrl}/balances/1`,
-    headers: { authorization: `Bearer ${mock.sandboxKey}` },
-    operationId: 'getBalance',
   };
 }
 
@@ -238,7 +224,7 @@ describe('transport policy helpers', () => {
 
 describe('transport against a faulty mock', () => {
   test('a 429 is retried after its Retry-After, then the answer is returned', async () => {
-    const mock = await faultyMock('rate429=first:1,retryAfter=1');
+    const mock = await faultyMock('rate429=first:1,retryAfter=1', running);
     const { sender, calls } = countingSender();
     const started = performance.now();
     const result = await sendWithPolicy(sender, getBalance(mock), settings());
@@ -250,7 +236,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a 429 on a creation is retried too (the request was refused, not carried out)', async () => {
-    const mock = await faultyMock('rate429=first:2,retryAfter=0');
+    const mock = await faultyMock('rate429=first:2,retryAfter=0', running);
     const { sender, calls } = countingSender();
     const result = await sendWithPolicy(sender, createTransaction(mock), settings());
     assert.equal(result.response.status, 201);
@@ -259,7 +245,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a persistent 429 is reported as rate limited after bounded retries, with a marker line', async () => {
-    const mock = await faultyMock('rate429=1,retryAfter=0');
+    const mock = await faultyMock('rate429=1,retryAfter=0', running);
     const { sender, calls } = countingSender();
     const policy = settings({ retries: 2 });
     const error = await rejection(sendWithPolicy(sender, getBalance(mock), policy));
@@ -272,7 +258,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a Retry-After longer than the suite waits ends the request at once as rate limited', async () => {
-    const mock = await faultyMock('rate429=1,retryAfter=60');
+    const mock = await faultyMock('rate429=1,retryAfter=60', running);
     const { sender, calls } = countingSender();
     const error = await rejection(sendWithPolicy(sender, getBalance(mock), settings({ maxRetryAfterMs: 5_000 })));
     assert.equal(error.failure, 'rate-limited');
@@ -280,7 +266,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a connection reset of a read is retried with backoff', async () => {
-    const mock = await faultyMock('reset=first:2');
+    const mock = await faultyMock('reset=first:2', running);
     const { sender, calls } = countingSender();
     const result = await sendWithPolicy(sender, getBalance(mock), settings());
     assert.equal(result.response.status, 200);
@@ -290,7 +276,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a connection reset of a creation is never repeated', async () => {
-    const mock = await faultyMock('reset=first:1');
+    const mock = await faultyMock('reset=first:1', running);
     const { sender, calls } = countingSender();
     const policy = settings();
     const error = await rejection(sendWithPolicy(sender, createTransaction(mock), policy));
@@ -301,7 +287,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a timeout is retried for a read, then reported as target unavailable', async () => {
-    const mock = await faultyMock('latency=600,methods=GET');
+    const mock = await faultyMock('latency=600,methods=GET', running);
     const { sender, calls } = countingSender();
     const error = await rejection(sendWithPolicy(sender, getBalance(mock), settings({ timeoutMs: 150, retries: 1 })));
     assert.equal(error.failure, 'unavailable');
@@ -310,7 +296,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a timeout of a creation is not repeated', async () => {
-    const mock = await faultyMock('latency=600,methods=POST');
+    const mock = await faultyMock('latency=600,methods=POST', running);
     const { sender, calls } = countingSender();
     const error = await rejection(sendWithPolicy(sender, createTransaction(mock), settings({ timeoutMs: 150 })));
     assert.match(error.message, /no answer within 150 ms .*not repeated/);
@@ -318,7 +304,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('latency below the timeout is simply waited for', async () => {
-    const mock = await faultyMock('latency=100');
+    const mock = await faultyMock('latency=100', running);
     const { sender, calls } = countingSender();
     const result = await sendWithPolicy(sender, getBalance(mock), settings({ timeoutMs: 2_000 }));
     assert.equal(result.response.status, 200);
@@ -326,13 +312,13 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a 503 is retried for a read and reported as target unavailable for a creation', async () => {
-    const readMock = await faultyMock('status503=first:1,retryAfter=0');
+    const readMock = await faultyMock('status503=first:1,retryAfter=0', running);
     const read = countingSender();
     const result = await sendWithPolicy(read.sender, getBalance(readMock), settings());
     assert.equal(result.response.status, 200);
     assert.equal(read.calls(), 2);
 
-    const writeMock = await faultyMock('status503=first:1,retryAfter=0');
+    const writeMock = await faultyMock('status503=first:1,retryAfter=0', running);
     const write = countingSender();
     const error = await rejection(sendWithPolicy(write.sender, createTransaction(writeMock), settings()));
     assert.match(error.message, /^target unavailable: POST \/v1\/transactions answered 503 .*not repeated/);
@@ -340,7 +326,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a body that is not JSON is passed through for the tests to judge, not retried', async () => {
-    const mock = await faultyMock('invalidJson=1');
+    const mock = await faultyMock('invalidJson=1', running);
     const { sender, calls } = countingSender();
     const result = await sendWithPolicy(sender, getBalance(mock), settings());
     assert.equal(result.response.status, 200);
@@ -368,7 +354,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('a TLS failure (https to a plain http port) is reported as target unavailable', async () => {
-    const mock = await faultyMock('');
+    const mock = await faultyMock('', running);
     const { sender } = countingSender();
     const request: OutgoingRequest = {
       method: 'GET',
@@ -398,7 +384,7 @@ describe('transport against a faulty mock', () => {
   });
 
   test('PCS_MAX_RPS spaces requests out', async () => {
-    const mock = await faultyMock('');
+    const mock = await faultyMock('', running);
     const { sender, calls } = countingSender();
     const policy = settings({ maxRps: 20 });
     const started = performance.now();
