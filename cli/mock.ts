@@ -4,6 +4,8 @@
  * interrupted.
  */
 import { startMockServer } from '../mock/server.ts';
+import { FaultSpecError } from '../mock/faults.ts';
+import { UnknownMutantError } from '../mock/mutants.ts';
 import { mockVersion, mockVersionHeader } from '../mock/version.ts';
 import { parseArgs, UsageError, type FlagSpec } from './args.ts';
 
@@ -43,7 +45,7 @@ export async function mock(argv: string[]): Promise<number> {
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is in use; choose another with --port`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
       throw new UsageError(`cannot listen on ${host}; use --host 127.0.0.1`);
-    if (error instanceof Error && /mutant|fault/i.test(error.message)) throw new UsageError(error.message);
+    if (error instanceof UnknownMutantError || error instanceof FaultSpecError) throw new UsageError(error.message);
     throw error;
   }
   const lines = [

@@ -7,8 +7,9 @@
  *     exits like the CLI: 0 pass, 1 non-conformance, 2 configuration error, 3 target unavailable.
  *
  *   npm run report:merge -- --blobs all-blob-reports --allure all-allure-results
- *     merges the shards' blob reports (playwright merge-reports) into one HTML report and one
- *     JUnit file under ${PCS_OUTPUT_DIR:-reports}/, and the Allure results of every folder
+ *     merges the shards' blob reports (playwright merge-reports) into one HTML report, one
+ *     JUnit file, the conformance matrix and the rule coverage under ${PCS_OUTPUT_DIR:-reports}/ (from the tests'
+ *     verdict records), and the Allure results of every folder
  *     under --allure (one per shard, as CI artifacts are downloaded) into one folder,
  *     ${ALLURE_RESULTS_DIR:-reports/allure-results}/, then builds the Allure report (npm run report).
  *
@@ -143,7 +144,7 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
     ...env,
     PLAYWRIGHT_HTML_OUTPUT_DIR: join(outputRoot, 'html'),
     PLAYWRIGHT_HTML_OPEN: 'never',
-    PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(outputRoot, 'junit.xml'),
+    PCS_OUTPUT_DIR: outputRoot,
   };
   const merged = await run(
     process.execPath,
@@ -152,7 +153,7 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
       'merge-reports',
       '--config',
       resolve(root, 'playwright.config.ts'),
-      '--reporter=list,html,junit',
+      `--reporter=list,html,${resolve(root, 'reporters', 'conformance-reporter.ts')}`,
       blobs,
     ],
     mergeEnv,

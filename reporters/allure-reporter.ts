@@ -23,6 +23,7 @@ import {
   type ReporterConfig,
 } from 'allure-js-commons/sdk/reporter';
 import { UnsyncedWriter } from './allure-writer.ts';
+import { recordsOfAttachment, verdictAttachment } from '../support/judgment/verdict-record.ts';
 import { brokenRulesOf, labelsAgreeingWithTheMatrix } from './allure-rule-labels.ts';
 import { reportSteps, type PlaywrightAttachment, type StepSink } from './allure-steps.ts';
 import {
@@ -149,15 +150,10 @@ export default class AllureReporter implements Reporter {
       runtime.writeAttachment(uuid, null, name, Buffer.from(text, 'utf-8'), { contentType: ContentType.TEXT });
     }
     reportSteps(run, this.stepSink(uuid), { detail: this.options.detail ?? true, isMessage });
-    // The messages of a failed run: the rules it broke decide its stories (reporters/allure-rule-labels.ts).
+    // The records of a failed run: the rules it broke decide its stories (reporters/allure-rule-labels.ts).
+    const verdicts = run.attachments.find((attachment) => attachment.contentType === verdictAttachment.contentType);
     const broken =
-      run.status === 'failed' || run.status === 'timedOut'
-        ? brokenRulesOf(
-            (run.errors.length > 0 ? run.errors : run.error ? [run.error] : []).map((error) =>
-              stripAnsi(error.message ?? error.value ?? ''),
-            ),
-          )
-        : [];
+      run.status === 'failed' || run.status === 'timedOut' ? brokenRulesOf(recordsOfAttachment(verdicts?.body)) : [];
     runtime.updateTest(uuid, (result) => {
       result.labels = labelsAgreeingWithTheMatrix(lastSuiteLabels(result.labels), broken);
       // The declared annotations open the test, after what its fixtures and hooks did before it.

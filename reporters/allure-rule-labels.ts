@@ -11,11 +11,11 @@ import type { Label } from 'allure-js-commons';
 import { operation, type OperationId } from '../contract/operations.ts';
 import { isRuleId, rule } from '../contract/rules.ts';
 import { featureName } from '../support/reporting/allure.ts';
-import { ruleNamedBy } from './conformance-model.ts';
+import type { VerdictRecord } from '../support/judgment/verdict-record.ts';
 
-/** The rules a test's error messages name as broken (non-conformance and precondition messages start with one). */
-export function brokenRulesOf(messages: readonly string[]): string[] {
-  return [...new Set(messages.map(ruleNamedBy).filter((id): id is string => id !== undefined && isRuleId(id)))];
+/** The rules a test's records say it found broken (as its own rule or as a precondition it relied on). */
+export function brokenRulesOf(records: readonly VerdictRecord[]): string[] {
+  return [...new Set(records.filter((record) => record.kind === 'broken' && isRuleId(record.rule)).map((r) => r.rule))];
 }
 
 export function labelsAgreeingWithTheMatrix(labels: readonly Label[], broken: readonly string[]): Label[] {

@@ -1,9 +1,12 @@
 /**
- * Failure categories (reporters/failure-categories.json) and the classifier that puts a
- * failure message in one of them. Allure uses the same list, so the conformance matrix and
- * the Allure report never disagree on what a failure is.
+ * Failure categories (reporters/failure-categories.json), and the category of a verdict record.
+ * Allure gets the same list (its own matching of the messages rendered from the records puts a
+ * failure in the same category), so the conformance matrix and the Allure report never disagree
+ * on what a failure is.
  */
 import { readFileSync } from 'node:fs';
+import { violationType } from '../support/judgment/checks.ts';
+import type { VerdictRecord } from '../support/judgment/verdict-record.ts';
 
 export type FailureCategoryId =
   | 'authentication'
@@ -32,18 +35,39 @@ export const failureCategories: readonly FailureCategory[] = (
   JSON.parse(readFileSync(categoriesFile, 'utf8')) as { categories: FailureCategory[] }
 ).categories;
 
-const compiled = failureCategories.map((category) => ({
-  category,
-  pattern: category.messageRegex === undefined ? undefined : new RegExp(category.messageRegex),
-}));
+const categoryById = new Map(failureCategories.map((category) => [category.id, category]));
 
-/** The first category whose pattern matches the message (the catch-all "suite error" otherwise). */
-export function classifyFailure(message: string): FailureCategory {
-  for (const { category, pattern } of compiled) {
-    if (pattern === undefined || pattern.test(message)) return category;
-  }
-  // The JSON ends in a catch-all; reaching here means someone removed it.
-  throw new Error('reporters/failure-categories.json has no catch-all category');
+function category(id: FailureCategoryId): FailureCategory {
+  const found = categoryById.get(id);
+  if (found === undefined) throw new Error(`reporters/failure-categories.json has no category ${id}`);
+  return found;
+}
+
+/** The name a category is shown under. */
+export function categoryName(id: FailureCategoryId): string {
+  return category(id).name;
+}
+
+/** Authentication rules: a failure of theirs is an authentication failure, whatever its location. */
+const authenticationRule = (id: string): boolean => id.startsWith('AUTH-') || id === 'ENV-KEY-SCOPED';
+
+/**
+ * The category of a record: an undecided record's own (target unavailable, rate limited, an error of the
+ * suite); for a broken rule, authentication when it is an authentication rule or the answer was 401 (the
+ * target refused the suite's key), else the kind of its violations (status first, then schema, value,
+ * content type).
+ */
+export function categoryOf(record: Pick<VerdictRecord, 'rule' | 'kind' | 'violations' | 'exchange'>): FailureCategory {
+  if (record.kind === 'unavailable') return category('target-unavailable');
+  if (record.kind === 'rate-limited') return category('rate-limited');
+  if (record.kind !== 'broken') return category('suite-error');
+  if (authenticationRule(record.rule) || record.exchange?.status === 401) return category('authentication');
+  const types = new Set(record.violations.map(violationType));
+  if (types.has('status')) return category('non-conformance-status');
+  if (types.has('schema')) return category('non-conformance-schema');
+  if (types.has('value')) return category('non-conformance-value');
+  if (types.has('content-type')) return category('non-conformance-content-type');
+  return category('non-conformance-other');
 }
 
 /** True for the categories that are a verdict on the target (it broke a rule), not on the run. */

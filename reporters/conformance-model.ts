@@ -1,71 +1,59 @@
 /**
- * The conformance matrix and the rule coverage, computed from plain test records (no
- * Playwright types here, so the logic is unit-tested on synthetic data).
+ * The conformance matrix and the rule coverage, computed from verdict records
+ * (support/judgment/verdict-record.ts) and nothing else: no Playwright types here and no reading
+ * of messages, so the same model serves the suite's own run and any list of judged exchanges.
  *
- * A test names the rules it checks (covers()) and records every request it made with the
- * status it got (the 'status' annotations of support/http/client.ts). A cell of the matrix is
- * (operation, rule): the tests that check the rule and exercised the operation. A test
- * that made no request of the rule's operations (skipped early, or failed before its
- * request) counts for every operation of the rule.
+ * The unit is a case: a test of the suite, or a group of judged exchanges (traffic the suite did
+ * not make). A case declares the rules it checks (covers()) and carries its records. A rule's
+ * verdict in a case is its records' (a broken record wins; a rule that held in a failed case
+ * holds there); a declared rule with no record takes the case's outcome: passed, skipped, or,
+ * for a failed case, blocked when another rule broke there and undecided when none did. A case
+ * also counts for rules it did not declare but judged itself, and for rules it found broken while
+ * relying on them (a precondition); a precondition that held is not a check of its rule.
+ *
+ * A cell of the matrix is (operation, rule): the cases that decided the rule on that operation.
  */
 import type { Rule } from '../contract/rules.ts';
-import type { FailureCategoryId } from './categories.ts';
-import type { RecordedRequest } from './status-annotation.ts';
-import { countVerdicts, strongestVerdict, verdictOfCategory, type Verdict } from './verdicts.ts';
+import { isChecked, isUndecided, type VerdictRecord } from '../support/judgment/verdict-record.ts';
+import { categoryOf, type FailureCategoryId } from './categories.ts';
+import { countVerdicts, strongestVerdict, type Verdict } from './verdicts.ts';
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'flaky';
 /**
- * A test's outcome for one of its rules: 'blocked' when it failed on another rule only (a
- * precondition); 'unavailable', 'rate-limited' or 'suite-error' when it failed without
- * deciding anything about the rule (see reporters/verdicts.ts).
+ * A case's outcome for one rule: 'blocked' when it was not checked because another rule broke
+ * first; 'unavailable', 'rate-limited' or 'suite-error' when nothing was decided about it (see
+ * reporters/verdicts.ts); 'lenient' when it held only through a lenient reading.
  */
 export type RuleOutcome = Outcome | 'blocked' | 'unavailable' | 'rate-limited' | 'suite-error' | 'lenient';
 export type { Verdict } from './verdicts.ts';
 export type CoverageVerdict = Verdict | 'not covered';
 
-export type { RecordedRequest } from './status-annotation.ts';
-
-export interface TestFailure {
-  /** The first error's message, ANSI codes removed. */
-  message: string;
-  category: FailureCategoryId;
-  categoryName: string;
-  /** Rule ids the errors name (non-conformance and precondition messages start with one). */
-  rules: string[];
-  /**
-   * True when an error names no rule (target unavailable, an error
-   * of the suite): it counts against every rule of the test.
-   */
-  unattributed: boolean;
-  /** The category of the first error that names no rule (absent: the first error's category). */
-  unattributedCategory?: FailureCategoryId;
-  /** The first message naming each rule (a test with soft assertions fails several rules), for the run's summary. */
-  ruleMessages?: Record<string, string>;
+/** A request a case made, as the matrix shows it: the operation and the status it answered. */
+export interface RecordedRequest {
+  operation: string;
+  status: number;
 }
 
 export interface TestRecord {
   title: string;
-  /** file:line of the test. */
+  /** file:line of the test, or where the exchanges came from. */
   location: string;
+  /** The rules the case declares it checks. */
   rules: string[];
   outcome: Outcome;
-  requests: RecordedRequest[];
-  failure?: TestFailure;
-  /** Why a skipped test was skipped (its 'skip' annotation). */
-  skipReason?: string;
-  /**
-   * Inputs --strict refuses that the target accepted, by rule (the test's 'lenient' annotations: "<RULE-ID>: <what>").
-   */
-  lenient?: Array<{ rule: string; note: string }>;
+  /** What the case judged, decided or could not decide. */
+  verdicts: VerdictRecord[];
+  /** The case's first error as its runner reported it (shown for an error of the suite; never read for a verdict). */
+  error?: string;
 }
 
 export interface MatrixCell {
   operation: string;
   rule: string;
   verdict: Verdict;
-  /** Titles of the tests that decided the cell. */
+  /** Titles of the cases that decided the cell. */
   tests: string[];
-  /** Distinct statuses the operation answered in those tests, ascending. */
+  /** Distinct statuses the operation answered in those cases, ascending. */
   statuses: number[];
 }
 
@@ -97,15 +85,17 @@ export interface RuleCoverageEntry {
   tests: Array<{
     title: string;
     location: string;
-    /** The test's outcome for this rule. */
+    /** The case's outcome for this rule. */
     outcome: RuleOutcome;
     category?: FailureCategoryId;
-    categoryName?: string;
-    message?: string;
-    /** For a blocked test: the rules whose failure stopped it. */
+    /** The record that decided the outcome, when one did (a broken rule, a skip and its reason, ...). */
+    record?: VerdictRecord;
+    /** For a blocked case: the rules whose failure stopped it. */
     blockedBy?: string[];
     /** For a lenient pass: what the target accepted that --strict refuses. */
     lenient?: string;
+    /** For an error of the suite: the case's error. */
+    error?: string;
   }>;
 }
 
@@ -115,55 +105,77 @@ export interface RuleCoverage {
   totals: RuleTotals;
 }
 
-const ruleAtStart =
-  /^(?:[A-Za-z]+: )?(?:precondition failed: )?([A-Z][A-Z0-9-]*) \((?:documented|inferred)\) violated by /;
-
-/** The rule a failure message names at its start (see .work/contracts-between-parts.md), if any. */
-export function ruleNamedBy(message: string): string | undefined {
-  return ruleAtStart.exec(message)?.[1];
+/** The requests of a case, from the exchanges its records judged. */
+export function requestsOf(test: Pick<TestRecord, 'verdicts'>): RecordedRequest[] {
+  const seen = new Map<string, RecordedRequest>();
+  for (const record of test.verdicts) {
+    if (record.exchange === undefined) continue;
+    const key = `${record.exchange.operation} ${record.exchange.status}`;
+    if (!seen.has(key)) seen.set(key, { operation: record.exchange.operation, status: record.exchange.status });
+  }
+  return [...seen.values()];
 }
 
-/** The skip reason of support/judgment/known-broken.ts (blockedReason): the rule a test's precondition broke. */
-const skippedAsBlocked = /^blocked: precondition ([A-Z][A-Z0-9-]*) is broken/;
-
-/** The precondition rule a skipped test was blocked by, if it was skipped so. */
-function skippedBlocker(test: TestRecord): string | undefined {
-  if (test.outcome !== 'skipped' || test.skipReason === undefined) return undefined;
-  return skippedAsBlocked.exec(test.skipReason)?.[1];
+/** The records of a rule that count as its checks in a case: its own, and a precondition it broke. */
+function recordsFor(test: Pick<TestRecord, 'verdicts'>, ruleId: string): VerdictRecord[] {
+  return test.verdicts.filter((record) => record.rule === ruleId && (!record.precondition || record.kind === 'broken'));
 }
 
-/** The rules that blocked a test: those its failure names, or the one its skip names. */
-function blockersOf(test: TestRecord): string[] {
-  const skipped = skippedBlocker(test);
-  return skipped !== undefined ? [skipped] : (test.failure?.rules ?? []);
+/** The rules a case counts for: those it declares, those it judged itself, and those it found broken. */
+export function rulesOfCase(test: Pick<TestRecord, 'rules' | 'verdicts'>): Set<string> {
+  const rules = new Set(test.rules);
+  for (const record of test.verdicts) {
+    if (!record.precondition || record.kind === 'broken') rules.add(record.rule);
+  }
+  return rules;
 }
 
-/** A skipped test that never sent its request because the target was found unreachable earlier in the run. */
-const skippedAsUnreachable = /^target unavailable: /;
-
-function outcomeOfCategory(category: FailureCategoryId): RuleOutcome {
-  const verdict = verdictOfCategory(category);
-  return verdict === 'fail' ? 'failed' : (verdict as RuleOutcome);
+/** The rules a case found broken. */
+export function brokenRules(test: Pick<TestRecord, 'verdicts'>): string[] {
+  return [...new Set(test.verdicts.filter((record) => record.kind === 'broken').map((record) => record.rule))];
 }
 
-/**
- * A test's outcome for one of its rules. A test that failed only because other rules broke
- * (a precondition, or another rule it checks softly) is blocked for this rule, not failed:
- * the rule was not checked. A failure that names no rule (the target unavailable or rate
- * limited, an error of the suite) decides nothing about the rule: it gets its own outcome.
- */
-export function outcomeForRule(test: TestRecord, ruleId: string): RuleOutcome {
-  if (test.outcome === 'skipped' && test.skipReason !== undefined && skippedAsUnreachable.test(test.skipReason))
-    return 'unavailable';
-  // Skipped at a precondition another test had found broken (support/judgment/known-broken.ts): blocked, as it
-  // would have been had it failed there.
-  if (skippedBlocker(test) !== undefined) return 'blocked';
-  if ((test.outcome === 'passed' || test.outcome === 'flaky') && test.lenient?.some((entry) => entry.rule === ruleId))
-    return 'lenient';
-  if (test.outcome !== 'failed' || !test.failure) return test.outcome;
-  const { rules, unattributed } = test.failure;
-  if (rules.includes(ruleId)) return 'failed';
-  return unattributed ? outcomeOfCategory(test.failure.unattributedCategory ?? test.failure.category) : 'blocked';
+const outcomeOfKind: Record<VerdictRecord['kind'], RuleOutcome> = {
+  broken: 'failed',
+  lenient: 'lenient',
+  held: 'passed',
+  blocked: 'blocked',
+  skipped: 'skipped',
+  unavailable: 'unavailable',
+  'rate-limited': 'rate-limited',
+  'suite-error': 'suite-error',
+};
+
+/** The order in which a rule's records decide its outcome in a case. */
+const decidingOrder: readonly VerdictRecord['kind'][] = [
+  'broken',
+  'lenient',
+  'held',
+  'blocked',
+  'unavailable',
+  'rate-limited',
+  'suite-error',
+  'skipped',
+];
+
+/** The record that decides a rule's outcome in a case, if the case has one for it. */
+export function decidingRecord(test: Pick<TestRecord, 'verdicts'>, ruleId: string): VerdictRecord | undefined {
+  const own = recordsFor(test, ruleId);
+  for (const kind of decidingOrder) {
+    const found = own.find((record) => record.kind === kind);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A case's outcome for one rule (see the module comment). */
+export function outcomeForRule(test: Pick<TestRecord, 'outcome' | 'verdicts'>, ruleId: string): RuleOutcome {
+  const record = decidingRecord(test, ruleId);
+  if (record !== undefined) return outcomeOfKind[record.kind];
+  if (test.outcome !== 'failed') return test.outcome;
+  if (test.verdicts.some((found) => found.kind === 'broken')) return 'blocked';
+  const undecided = test.verdicts.find(isUndecided);
+  return undecided === undefined ? 'suite-error' : outcomeOfKind[undecided.kind];
 }
 
 const verdictOfOutcome: Record<RuleOutcome, Verdict> = {
@@ -178,19 +190,28 @@ const verdictOfOutcome: Record<RuleOutcome, Verdict> = {
   lenient: 'lenient',
 };
 
-/** The strongest verdict of a rule's tests (reporters/verdicts.ts): one non-conformance makes the rule fail. */
+/** The strongest verdict of a rule's cases (reporters/verdicts.ts): one non-conformance makes the rule fail. */
 export function combineVerdicts(outcomes: readonly RuleOutcome[]): Verdict {
   return strongestVerdict(outcomes.map((outcome) => verdictOfOutcome[outcome]));
 }
 
-/** The operations of a rule a test counts for (see the module comment). */
-export function operationsOfTestForRule(test: TestRecord, rule: Pick<Rule, 'operations'>): string[] {
-  const exercised = new Set(test.requests.map((request) => request.operation));
+/**
+ * The operations of a rule a case counts for: those its records of the rule name; else those of
+ * the rule it called; else every operation of the rule (it was stopped before its request).
+ */
+export function operationsOfTestForRule(
+  test: Pick<TestRecord, 'verdicts'>,
+  rule: Pick<Rule, 'id' | 'operations'>,
+): string[] {
+  const judged = new Set(recordsFor(test, rule.id).flatMap((record) => (record.operation ? [record.operation] : [])));
+  const named = rule.operations.filter((operation) => judged.has(operation));
+  if (named.length > 0) return named;
+  const exercised = new Set(requestsOf(test).map((request) => request.operation));
   const both = rule.operations.filter((operation) => exercised.has(operation));
   return both.length > 0 ? both : [...rule.operations];
 }
 
-export function totalsOf(tests: readonly TestRecord[]): Totals {
+export function totalsOf(tests: readonly Pick<TestRecord, 'outcome'>[]): Totals {
   const count = (outcome: Outcome): number => tests.filter((test) => test.outcome === outcome).length;
   return {
     tests: tests.length,
@@ -201,6 +222,11 @@ export function totalsOf(tests: readonly TestRecord[]): Totals {
   };
 }
 
+/** The cases that count for a rule. */
+function casesOf(rule: Pick<Rule, 'id'>, tests: readonly TestRecord[]): TestRecord[] {
+  return tests.filter((test) => rulesOfCase(test).has(rule.id));
+}
+
 export function buildMatrix(
   rules: readonly Rule[],
   operations: readonly string[],
@@ -208,13 +234,13 @@ export function buildMatrix(
 ): ConformanceMatrix {
   const cells: MatrixCell[] = [];
   for (const rule of rules) {
-    const covering = tests.filter((test) => test.rules.includes(rule.id));
+    const covering = casesOf(rule, tests);
     for (const operation of rule.operations) {
       const deciding = covering.filter((test) => operationsOfTestForRule(test, rule).includes(operation));
       if (deciding.length === 0) continue;
       const statuses = new Set<number>();
       for (const test of deciding) {
-        for (const request of test.requests) if (request.operation === operation) statuses.add(request.status);
+        for (const request of requestsOf(test)) if (request.operation === operation) statuses.add(request.status);
       }
       cells.push({
         operation,
@@ -233,9 +259,36 @@ export function buildMatrix(
   };
 }
 
+/** The rules whose failure kept a case from checking a rule: its blocked record's, else every rule it broke. */
+function blockersOf(test: TestRecord, record: VerdictRecord | undefined): string[] {
+  if (record?.blockedBy !== undefined) return [record.blockedBy];
+  return brokenRules(test);
+}
+
+function coverageOf(test: TestRecord, ruleId: string): RuleCoverageEntry['tests'][number] {
+  const outcome = outcomeForRule(test, ruleId);
+  const record = decidingRecord(test, ruleId);
+  const category =
+    outcome === 'failed' && record !== undefined
+      ? categoryOf(record)
+      : outcome === 'unavailable' || outcome === 'rate-limited' || outcome === 'suite-error'
+        ? categoryOf(record ?? { rule: ruleId, kind: outcome, violations: [] })
+        : undefined;
+  return {
+    title: test.title,
+    location: test.location,
+    outcome,
+    ...(category === undefined ? {} : { category: category.id }),
+    ...(record === undefined || (isChecked(record) && record.kind !== 'broken') ? {} : { record }),
+    ...(outcome === 'blocked' ? { blockedBy: blockersOf(test, record) } : {}),
+    ...(outcome === 'lenient' && record?.lenient !== undefined ? { lenient: record.lenient } : {}),
+    ...(outcome === 'suite-error' && test.error !== undefined ? { error: test.error } : {}),
+  };
+}
+
 export function buildCoverage(rules: readonly Rule[], tests: readonly TestRecord[]): RuleCoverage {
   const entries = rules.map((rule): RuleCoverageEntry => {
-    const covering = tests.filter((test) => test.rules.includes(rule.id));
+    const covering = casesOf(rule, tests);
     return {
       id: rule.id,
       kind: rule.kind,
@@ -244,23 +297,7 @@ export function buildCoverage(rules: readonly Rule[], tests: readonly TestRecord
       operations: [...rule.operations],
       verdict:
         covering.length === 0 ? 'not covered' : combineVerdicts(covering.map((test) => outcomeForRule(test, rule.id))),
-      tests: covering.map((test) => {
-        const outcome = outcomeForRule(test, rule.id);
-        return {
-          title: test.title,
-          location: test.location,
-          outcome,
-          ...(test.failure
-            ? {
-                category: test.failure.category,
-                categoryName: test.failure.categoryName,
-                message: test.failure.message,
-              }
-            : {}),
-          ...(outcome === 'blocked' ? { blockedBy: blockersOf(test) } : {}),
-          ...(outcome === 'lenient' ? { lenient: test.lenient!.find((entry) => entry.rule === rule.id)!.note } : {}),
-        };
-      }),
+      tests: covering.map((test) => coverageOf(test, rule.id)),
     };
   });
   const covered = entries.flatMap((entry) => (entry.verdict === 'not covered' ? [] : [entry.verdict]));

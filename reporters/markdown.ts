@@ -3,7 +3,16 @@
  * reports/ and for $GITHUB_STEP_SUMMARY. Cells are short: a mark and the statuses seen.
  * Marks and legend come from reporters/verdicts.ts.
  */
-import type { ConformanceMatrix, CoverageVerdict, RuleCoverage, RuleOutcome, Totals } from './conformance-model.ts';
+import type {
+  ConformanceMatrix,
+  CoverageVerdict,
+  RuleCoverage,
+  RuleCoverageEntry,
+  RuleOutcome,
+  Totals,
+} from './conformance-model.ts';
+import { headline } from '../support/judgment/verdict-message.ts';
+import { categoryName } from './categories.ts';
 import { notCoveredSymbol, verdictDefinition, verdicts } from './verdicts.ts';
 
 function verdictText(verdict: CoverageVerdict): string {
@@ -24,8 +33,16 @@ const outcomeMarks: Record<RuleOutcome, string> = {
   lenient: `${verdictDefinition('lenient').symbol} `,
 };
 
-/** Outcomes that carry a failure message worth showing, in the order the coverage table picks one. */
-const failingOutcomes: readonly RuleOutcome[] = ['failed', 'suite-error', 'unavailable', 'rate-limited'];
+/** The outcomes whose note the coverage table shows for a rule, in the order it picks the case to show. */
+const noteOrder: readonly RuleOutcome[] = [
+  'failed',
+  'suite-error',
+  'unavailable',
+  'rate-limited',
+  'blocked',
+  'lenient',
+  'skipped',
+];
 
 /** Table cells cannot hold pipes or line breaks. */
 export function cell(text: string): string {
@@ -92,9 +109,9 @@ export function renderMatrixMarkdown(matrix: ConformanceMatrix, header: RunHeade
   return lines.join('\n');
 }
 
-/** The first line of a failure message (the rule, the operation, the request), without Playwright's "Error: ". */
+/** The first line of a text (an error of the suite, as its runner reported it). */
 export function firstLine(message: string): string {
-  return (message.split('\n', 1)[0] ?? '').replace(/^[A-Za-z]*Error: /, '');
+  return message.split('\n', 1)[0] ?? '';
 }
 
 function coverageTotalsLine(coverage: RuleCoverage): string {
@@ -106,23 +123,36 @@ function coverageTotalsLine(coverage: RuleCoverage): string {
   return `${totals.rules} rules: ${counts.join(', ')}, ${totals.notCovered} not covered by any test.`;
 }
 
+/** What the coverage table says of a rule's outcome in a case: why it failed, was not checked, or passed leniently. */
+export function outcomeNote(test: RuleCoverageEntry['tests'][number]): string {
+  const category = test.category === undefined ? '' : `${categoryName(test.category)}: `;
+  switch (test.outcome) {
+    case 'failed':
+      return test.record === undefined ? category : `${category}${headline(test.record)}`;
+    case 'suite-error':
+      return `${category}${firstLine(test.error ?? test.record?.reason ?? 'an error of the suite itself')}`;
+    case 'unavailable':
+    case 'rate-limited':
+      return `${category}${test.record?.reason ?? ''}`;
+    case 'blocked':
+      return `not checked where ${(test.blockedBy ?? []).join(', ') || 'another rule'} failed first`;
+    case 'lenient':
+      return `--strict fails it: ${test.lenient ?? ''}`;
+    case 'skipped':
+      return `skipped: ${test.record?.reason ?? 'no reason given'}`;
+    default:
+      return '';
+  }
+}
+
 export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader): string {
   const lines = headerLines('Rule coverage', header);
   lines.push(coverageTotalsLine(coverage), '', '| Rule | Kind | Verdict | Tests | Failure |', '|---|---|---|---|---|');
   for (const entry of coverage.rules) {
-    const failed = failingOutcomes
+    const noted = noteOrder
       .map((outcome) => entry.tests.find((test) => test.outcome === outcome))
       .find((test) => test !== undefined);
-    const blocked = [...new Set(entry.tests.flatMap((test) => test.blockedBy ?? []))];
-    const lenient = entry.tests.find((test) => test.lenient !== undefined)?.lenient;
-    const failure =
-      failed?.message !== undefined
-        ? `${failed.categoryName ?? failed.category ?? ''}: ${firstLine(failed.message)}`
-        : blocked.length > 0
-          ? `not checked where ${blocked.join(', ')} failed first`
-          : lenient !== undefined
-            ? `--strict fails it: ${lenient}`
-            : '';
+    const failure = noted === undefined ? '' : outcomeNote(noted);
     const tests = entry.tests.map((test) => `${outcomeMarks[test.outcome]}${test.title}`).join('<br>');
     lines.push(`| ${entry.id} | ${entry.kind} | ${verdictText(entry.verdict)} | ${cell(tests)} | ${cell(failure)} |`);
   }

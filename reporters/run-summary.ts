@@ -7,6 +7,7 @@
  * with one 38-line block per failing test; this names every broken rule in a few lines.
  */
 import type { RuleCoverage, TestRecord, Totals } from './conformance-model.ts';
+import { gist } from '../support/judgment/verdict-message.ts';
 import { verdictDefinition } from './verdicts.ts';
 
 export interface SummaryPaths {
@@ -14,22 +15,6 @@ export interface SummaryPaths {
   coverage: string;
   html: string;
   allureResults: string;
-}
-
-/** What a rule failure message says first: its operation and first location with expected and actual. */
-export function failureGist(message: string): { operation: string; request: string; where: string | undefined } {
-  const lines = message.split('\n');
-  const header =
-    /violated by (\w+): (.*)$/.exec(lines[0] ?? '') ??
-    lines.map((line) => /violated by (\w+): (.*)$/.exec(line)).find(Boolean);
-  const located = lines
-    .map((line) => /^\s+at ([^:]+: expected .*)$/.exec(line)?.[1])
-    .find((found) => found !== undefined);
-  return {
-    operation: header?.[1] ?? 'an operation',
-    request: header?.[2]?.trim() ?? '',
-    where: located === undefined ? undefined : located.slice(0, 240),
-  };
 }
 
 function plural(count: number, word: string): string {
@@ -59,13 +44,9 @@ export function renderRunSummary(
   ];
   for (const entry of broken) {
     const failing = entry.tests.filter((test) => test.outcome === 'failed');
-    const message = records
-      .filter((record) => failing.some((test) => test.title === record.title))
-      .map((record) => record.failure?.ruleMessages?.[entry.id])
-      .find((found) => found !== undefined);
-    const gist = message === undefined ? undefined : failureGist(message);
-    const operation = gist?.operation ?? entry.operations.join(', ');
-    const where = gist?.where ?? (gist?.request ? `${gist.request}` : 'see the rule coverage');
+    const record = failing.find((test) => test.record !== undefined)?.record;
+    const operation = record?.operation ?? entry.operations.join(', ');
+    const where = record === undefined ? 'see the rule coverage' : gist(record);
     lines.push(`  ${fail} ${entry.id} (${entry.kind}) ${operation}: ${where} (${plural(failing.length, 'test')})`);
   }
   // Preconditions: a broken rule stopped tests of other rules before they checked theirs.

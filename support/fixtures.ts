@@ -12,13 +12,16 @@ import { ApiClient } from './http/client.ts';
 import { creationPhoneNumber, customerBody, transactionBody } from './generation/bodies.ts';
 import { statusIsSuccess } from './judgment/checks.ts';
 import type { Exchange } from './http/exchange.ts';
-import { precondition } from './judgment/expect-rule.ts';
+import { answerSettings, precondition } from './judgment/expect-rule.ts';
 import { labelTestAfter, labelTestBefore } from './reporting/allure.ts';
 import { currentTarget, type Target } from './lifecycle/target.ts';
 import { createdCustomerId } from './lifecycle/ledger.ts';
 import { settleInFlight } from './http/transport.ts';
-import { configureAnswers, judgeAnswer, wasJudged } from './judgment/registry.ts';
+import { judgeAnswer, wasJudged } from './judgment/registry.ts';
 import { accepted, type Expectation } from './judgment/expectations.ts';
+import { openSink, VerdictSink } from './judgment/verdict-sink.ts';
+import { verdictAttachment, type VerdictAttachmentBody } from './judgment/verdict-record.ts';
+import type { RuleKind } from '../contract/rules.ts';
 
 export interface CreatedTransaction {
   sent: CreateTransactionBody;
@@ -48,7 +51,7 @@ export { precondition, PreconditionError } from './judgment/expect-rule.ts';
  */
 export function preconditionAnswer(exchange: Exchange, expectation: Expectation): void {
   const shape = operation(exchange.operation).rules?.shape;
-  for (const [index, judgement] of judgeAnswer(exchange, expectation).entries()) {
+  for (const [index, judgement] of judgeAnswer(exchange, expectation, answerSettings()).entries()) {
     if (index === 0 || judgement.rule === shape) precondition(judgement.rule, exchange, judgement.violations);
   }
 }
@@ -59,6 +62,8 @@ export function requireWrites(target: Target): void {
 }
 
 type TestFixtures = {
+  /** The test's verdict records, attached to its result when it ends (support/judgment/verdict-sink.ts). */
+  verdicts: VerdictSink;
   api: ApiClient;
   createdTransaction: CreatedTransaction;
   issuedLink: IssuedLink;
@@ -77,14 +82,40 @@ export type SuiteOptions = {
 type WorkerFixtures = { target: Target; settleRequests: void };
 
 export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
-  // Automatic: the answers of every test are read as the target's configuration says (--strict or not).
   target: [
     async ({}, use) => {
-      const target = currentTarget();
-      configureAnswers({ strict: target.strict, clockToleranceSeconds: target.clockToleranceSeconds });
-      await use(target);
+      await use(currentTarget());
     },
     { scope: 'worker', auto: true },
+  ],
+
+  // Automatic: every test's checks read answers as the target's configuration says (--strict, the clock
+  // tolerance), and what they judged reaches the reporters as records, whatever the test's outcome.
+  verdicts: [
+    async ({ target }, use, testInfo) => {
+      const declared = (type: string) =>
+        testInfo.annotations.filter((annotation) => annotation.type === type).map((a) => a.description ?? '');
+      const kind = declared('kind')[0];
+      const sink = openSink(
+        testInfo,
+        new VerdictSink(
+          { strict: target.strict, clockToleranceSeconds: target.clockToleranceSeconds },
+          kind === 'documented' || kind === 'inferred' ? (kind as RuleKind) : undefined,
+          declared('rule'),
+        ),
+      );
+      await use(sink);
+      if (testInfo.status === 'skipped' && !sink.has('blocked') && !sink.has('unavailable')) {
+        const reason = [...testInfo.annotations]
+          .reverse()
+          .find((annotation) => annotation.type === 'skip')?.description;
+        sink.undecided('skipped', reason ?? 'skipped without a reason');
+      }
+      const body: VerdictAttachmentBody = { version: 1, records: sink.records() };
+      // Pushed, not attach()ed: no step of its own in the reports, no stack captured.
+      testInfo.attachments.push({ ...verdictAttachment, body: Buffer.from(JSON.stringify(body)) });
+    },
+    { auto: true },
   ],
 
   // When a worker stops (end of run, or Ctrl-C), requests an interrupted test abandoned are let finish,
@@ -98,11 +129,11 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
   ],
 
   allureLabels: [
-    async ({}, use, testInfo) => {
+    async ({ verdicts }, use, testInfo) => {
       await labelTestBefore(testInfo);
       await use();
       // Epic and feature depend on the operations the test called, known only now.
-      await labelTestAfter(testInfo);
+      await labelTestAfter(testInfo, verdicts.records());
     },
     { auto: true },
   ],
@@ -122,8 +153,8 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
     { auto: true },
   ],
 
-  api: async ({ target }, use, testInfo) => {
-    const client = new ApiClient(target, testInfo);
+  api: async ({ target, verdicts }, use, testInfo) => {
+    const client = new ApiClient(target, testInfo, verdicts);
     await use(client);
     // Every answer of a passing test was judged by its operation's registered rules (support/judgment/registry.ts).
     const unjudged = client.unjudged(wasJudged);

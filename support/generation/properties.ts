@@ -14,11 +14,10 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { curlCommand, describeRequest, formatExchange, type Exchange } from '../http/exchange.ts';
-import { ruleFailureMessage } from '../judgment/expect-rule.ts';
+import { currentSink } from '../judgment/expect-rule.ts';
 import type { Violation } from '../judgment/checks.ts';
 import { FastClient, outputDir, type CaseStep, type FastTarget } from '../http/fast-client.ts';
 import { RequestAbandoned, TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
-import { noteLenient, takeLenientNotes } from '../judgment/outcome.ts';
 import { addCost, peekCost, takeCosts } from '../reporting/request-costs.ts';
 import { operation, type OperationId } from '../../contract/operations.ts';
 import { redact } from '../http/redact.ts';
@@ -35,32 +34,48 @@ import { inFlightLimit } from '../http/in-flight.ts';
 import { blockedReason, brokenEarlier, recordBroken } from '../judgment/known-broken.ts';
 import { recordShrink, shrinkDecision } from './shrink-budget.ts';
 import { withoutFrames } from '../judgment/frameless.ts';
+import { checkRecord, renderVerdict, requestLine } from '../judgment/verdict-message.ts';
+import type { VerdictRecord } from '../judgment/verdict-record.ts';
+import { sinkOf, VerdictSink, withSink } from '../judgment/verdict-sink.ts';
+import { defaultAnswerSettings } from '../judgment/answer-settings.ts';
 
-/** A rule broken by a generated case: thrown inside a predicate (see holds). */
+/** A rule broken by a generated case: thrown inside a predicate (see holds); its record is the verdict. */
 export class PropertyViolation extends Error {
   override name = 'PropertyViolation';
-  constructor(
-    readonly ruleId: string,
-    readonly exchange: Exchange,
-    readonly violations: Violation[],
-    readonly precondition: boolean,
-  ) {
-    const text = ruleFailureMessage(ruleId, exchange, violations);
-    super(precondition ? `precondition failed: ${text}` : text);
+  readonly record: VerdictRecord;
+  readonly ruleId: string;
+  readonly precondition: boolean;
+
+  constructor(ruleId: string, exchange: Exchange, violations: Violation[], precondition: boolean) {
+    const record = checkRecord(ruleId, exchange, violations, { precondition });
+    super(renderVerdict(record));
+    this.record = record;
+    this.ruleId = ruleId;
+    this.precondition = precondition;
     // A verdict on the target: no code frame of the suite under it (support/judgment/frameless.ts).
     withoutFrames(this);
   }
 }
 
-/** Asserts a rule on an exchange inside a property: no violations, or the case fails. */
-export function holds(ruleId: string, exchange: Exchange, violations: Violation[]): void {
+/**
+ * Asserts a rule on an exchange inside a property: no violations, or the case fails. A rule that
+ * holds is counted in the test's records; a broken one is recorded once, for the case the run reports.
+ */
+export function holds(ruleId: string, exchange: Exchange, violations: Violation[], lenient?: string): void {
   if (violations.length > 0) throw new PropertyViolation(ruleId, exchange, violations, false);
+  currentSink()?.add(checkRecord(ruleId, exchange, [], lenient === undefined ? {} : { lenient }));
+}
+
+/** A step the case needs (e.g. creating the transaction it sends) broke another rule: reported as a precondition. */
+export function needs(ruleId: string, exchange: Exchange, violations: Violation[]): void {
+  if (violations.length > 0) throw new PropertyViolation(ruleId, exchange, violations, true);
+  currentSink()?.add(checkRecord(ruleId, exchange, [], { precondition: true }));
 }
 
 /**
  * One 'status' annotation per operation and status the property's requests got, in the form
- * support/http/client.ts records each request (reporters/status-annotation.ts): the matrix shows
- * the statuses, and the mutation plan knows which operations the property calls.
+ * support/http/client.ts records each request: the HTML report shows the statuses, and the mutation
+ * plan knows which operations the property calls.
  */
 function statusAnnotations(client: FastClient): Array<{ type: string; description: string }> {
   return [...client.counts.keys()].sort().map((key) => {
@@ -70,26 +85,26 @@ function statusAnnotations(client: FastClient): Array<{ type: string; descriptio
   });
 }
 
-/** One annotation per rule for what --strict would refuse in a property run: how many, and the first. */
-function lenientAnnotations(): Array<{ type: string; description: string }> {
-  const byRule = new Map<string, string[]>();
-  for (const { rule, note } of takeLenientNotes()) byRule.set(rule, [...(byRule.get(rule) ?? []), note]);
-  return [...byRule.entries()].map(([rule, notes]) => ({
-    type: 'lenient',
-    description: redact(`${rule}: ${notes.length} case(s) --strict refuses, e.g. ${notes[0]}`),
-  }));
+/** One annotation per rule for what --strict would refuse in a property run (how many, and the first), for people. */
+function lenientAnnotations(sink: VerdictSink): Array<{ type: string; description: string }> {
+  return sink
+    .records()
+    .filter((record) => record.kind === 'lenient')
+    .map((record) => ({
+      type: 'lenient',
+      description: redact(
+        `${record.rule}: ${record.count ?? 1} case(s) --strict refuses, e.g. ` +
+          `${record.exchange === undefined ? '' : `${requestLine(record.exchange)}: `}${record.lenient ?? ''}`,
+      ),
+    }));
 }
 
-/** A step the case needs (e.g. creating the transaction it sends) broke another rule: reported as a precondition. */
-export function needs(ruleId: string, exchange: Exchange, violations: Violation[]): void {
-  if (violations.length > 0) throw new PropertyViolation(ruleId, exchange, violations, true);
+function declared(testInfo: PropertyTestInfo, type: string): string[] {
+  return testInfo.annotations.filter((annotation) => annotation.type === type).map((a) => a.description ?? '');
 }
-
-/** The kind of the running property's rules (covers() records it; runProperty reads it). */
-let propertyKind: RuleKind | undefined;
 
 function kindOf(testInfo: PropertyTestInfo): RuleKind | undefined {
-  const kind = testInfo.annotations.find((annotation) => annotation.type === 'kind')?.description;
+  const kind = declared(testInfo, 'kind')[0];
   return kind === 'documented' || kind === 'inferred' ? kind : undefined;
 }
 
@@ -97,27 +112,27 @@ function kindOf(testInfo: PropertyTestInfo): RuleKind | undefined {
  * Judges an answer inside a property (support/judgment/registry.ts): the first rule of the
  * property's kind that the answer breaks fails the case; of the other kind, what the case relies on
  * is a precondition (assertedJudgements; `prerequisite`: later steps use the answer's id or token).
- * An input --strict would refuse that the target accepted is noted.
+ * An input --strict would refuse that the target accepted is recorded as a lenient pass.
  */
 export function holdsAnswer(
   exchange: Exchange,
   expectation: Expectation,
   options: { prerequisite?: boolean } = {},
 ): void {
-  const judgements = judgeAnswer(exchange, expectation);
-  const asserted = assertedJudgements(exchange, expectation, judgements, propertyKind, options.prerequisite);
+  const sink = currentSink();
+  const judgements = judgeAnswer(exchange, expectation, sink?.settings ?? defaultAnswerSettings);
+  const asserted = assertedJudgements(exchange, expectation, judgements, sink?.kind, options.prerequisite);
   for (const judgement of asserted) {
     if (judgement.precondition) needs(judgement.rule, exchange, judgement.violations);
-    else holds(judgement.rule, exchange, judgement.violations);
-  }
-  for (const { rule, lenient } of asserted) {
-    if (lenient !== undefined) noteLenient(rule, `${describeRequest(exchange)} → ${exchange.status}: ${lenient}`);
+    else holds(judgement.rule, exchange, judgement.violations, judgement.lenient);
   }
 }
 
 /** Judges a step the case needs (creating the transaction it then sends): every rule it breaks is a precondition. */
 export function needsAnswer(exchange: Exchange, expectation: Expectation): void {
-  for (const judgement of judgeAnswer(exchange, expectation)) needs(judgement.rule, exchange, judgement.violations);
+  const settings = currentSink()?.settings ?? defaultAnswerSettings;
+  for (const judgement of judgeAnswer(exchange, expectation, settings))
+    needs(judgement.rule, exchange, judgement.violations);
 }
 
 /** What the runner uses of Playwright's TestInfo (a plain object in the unit tests). */
@@ -200,8 +215,8 @@ function indent(text: string, prefix: string): string {
     .join('\n');
 }
 
-/** The failure message: the rule's own message first (the prefix the categories rely on), then how to replay. */
-export function failureMessage<T>(
+/** What a generated failure adds to its rule's message: the property, seed, path, minimal counterexample, replay. */
+export function failureDetail<T>(
   title: string,
   details: {
     seed: number;
@@ -213,14 +228,8 @@ export function failureMessage<T>(
     shrinkNote?: string;
   },
   failed: FailedCase,
-): string {
-  const error = failed.error;
-  const head =
-    error instanceof PropertyViolation
-      ? error.message
-      : `property failed with an error of the suite itself: ${error instanceof Error ? error.message : String(error)}`;
+): string[] {
   const lines = [
-    head,
     '',
     `property "${title}": failed after ${details.numRuns} case(s), shrunk ${details.numShrinks} time(s)`,
   ];
@@ -250,7 +259,21 @@ export function failureMessage<T>(
       });
   }
   if (path !== null) lines.push(`  replay: ${replayCommand(details.seed, path, title)}`);
-  return redact(lines.join('\n'));
+  return lines.map((line) => redact(line));
+}
+
+/** The failure message: the rule's own message first, rendered from its record, then how to replay. */
+export function failureMessage<T>(
+  title: string,
+  details: Parameters<typeof failureDetail<T>>[1],
+  failed: FailedCase,
+): string {
+  const error = failed.error;
+  const detail = failureDetail(title, details, failed);
+  if (error instanceof PropertyViolation) return renderVerdict({ ...error.record, detail });
+  const reason = error instanceof Error ? error.message : String(error);
+  const head = `property failed with an error of the suite itself: ${reason}`;
+  return redact([head, ...detail].join('\n'));
 }
 
 function recordStats(
@@ -307,6 +330,13 @@ function fromFastCheck<T>(
 
 /** Runs a property inside the current Playwright test; throws the failure message when a case breaks a rule. */
 export async function runProperty<T, C = undefined>(options: PropertyOptions<T, C>): Promise<PropertyOutcome> {
+  const { testInfo } = options;
+  // The test's own sink (its fixture opened it); a property run outside a test of the suite gets its own.
+  const sink = sinkOf(testInfo) ?? new VerdictSink(defaultAnswerSettings, kindOf(testInfo), declared(testInfo, 'rule'));
+  return withSink(sink, () => runPropertyIn(sink, options));
+}
+
+async function runPropertyIn<T, C>(sink: VerdictSink, options: PropertyOptions<T, C>): Promise<PropertyOutcome> {
   const settings = propertySettings(options.env);
   /** The variables of the run: the process's, with what the caller gave on top (unit tests). */
   const runEnv = { ...process.env, ...options.env };
@@ -328,20 +358,24 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
   let blockedBy: string | undefined;
   /** Time spent inside cases (the rest of the property's time is fast-check's: generating, filtering, shrinking). */
   let casesMs = 0;
-  propertyKind = kindOf(testInfo);
-  takeLenientNotes(); // notes of an earlier test in this worker are not this one's
   takeCosts(); // costs of an earlier test in this worker are not this one's
   try {
     let context: C;
     try {
       context = options.setup ? await options.setup(client) : (undefined as C);
     } catch (error) {
+      if (!(error instanceof PropertyViolation)) throw error;
       const blocked = blockingRule(error, title, runEnv);
-      if (blocked !== undefined) testInfo.skip(true, blocked);
-      if (error instanceof PropertyViolation) recordBroken(error.ruleId, title, runEnv);
-      if (error instanceof PropertyViolation && !error.precondition)
-        throw new Error(`precondition failed: ${error.message}`);
-      throw error;
+      if (blocked !== undefined) {
+        sink.undecided('blocked', blocked, error.ruleId);
+        testInfo.skip(true, blocked);
+      }
+      recordBroken(error.ruleId, title, runEnv);
+      // What the setup needed is a precondition of every case.
+      const record: VerdictRecord = { ...error.record, precondition: true };
+      sink.add(record);
+      sink.undecided('blocked', `not checked: its precondition ${error.ruleId} failed first`, error.ruleId);
+      throw withoutFrames(new Error(renderVerdict(record)));
     }
     const arbitrary =
       typeof options.arbitrary === 'function' ? options.arbitrary(settings.replayPath, context) : options.arbitrary;
@@ -467,7 +501,7 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
       interrupted: details.interrupted,
       seed: details.seed,
     };
-    testInfo.annotations.push(...lenientAnnotations(), ...statusAnnotations(client));
+    testInfo.annotations.push(...lenientAnnotations(sink), ...statusAnnotations(client));
     testInfo.annotations.push({
       type: 'property',
       description:
@@ -484,6 +518,11 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     recordStats(testInfo, title, outcome, startedAt, takeCosts());
     // Not a verdict on the target's conformance: the transport's own error (its name and prefix classify it), or a skip
     // when an earlier test already found the target unreachable (as support/http/client.ts does).
+    if (transportFailure !== undefined)
+      sink.undecided(
+        transportFailure.failure === 'rate-limited' ? 'rate-limited' : 'unavailable',
+        transportFailure.message,
+      );
     if (transportFailure instanceof TargetAlreadyUnreachable) testInfo.skip(true, transportFailure.message);
     if (transportFailure) throw transportFailure;
     // fast-check (replaying a path) reports a property its budget stopped before any case ended as failed, with no
@@ -491,7 +530,10 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     if (details.failed && details.interrupted && lastFailure === undefined && details.errorInstance == null)
       stoppedInFirstCase = true;
     // A precondition another test found broken already: skipped here, not failed again (known-broken.ts).
-    if (blockedBy !== undefined) testInfo.skip(true, blockedBy);
+    if (blockedBy !== undefined) {
+      sink.undecided('blocked', blockedBy, (lastFailure?.error as PropertyViolation | undefined)?.ruleId);
+      testInfo.skip(true, blockedBy);
+    }
     if (stoppedInFirstCase) {
       testInfo.annotations.push({
         type: 'property',
@@ -502,9 +544,19 @@ export async function runProperty<T, C = undefined>(options: PropertyOptions<T, 
     }
     if (details.failed && !stoppedInFirstCase) {
       const failed: FailedCase = lastFailure ?? { error: details.errorInstance, steps: [] };
-      if (failed.error instanceof PropertyViolation) recordBroken(failed.error.ruleId, title, runEnv);
       const counterexample = details.counterexample as [T] | null;
       const message = failureMessage(title, { ...details, counterexample, shrinkNote }, failed);
+      if (failed.error instanceof PropertyViolation) {
+        const violation = failed.error;
+        recordBroken(violation.ruleId, title, runEnv);
+        // The one record of the run's failure: the minimal case, with how to replay it.
+        sink.add({
+          ...violation.record,
+          detail: failureDetail(title, { ...details, counterexample, shrinkNote }, failed),
+        });
+        if (violation.precondition)
+          sink.undecided('blocked', `not checked: its precondition ${violation.ruleId} failed first`, violation.ruleId);
+      }
       const exchanges = failed.steps.flatMap((step) => step.exchanges);
       for (const [index, exchange] of exchanges.entries()) {
         await testInfo.attach(

@@ -14,11 +14,13 @@ import { operation, type OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import { formatExchange, type Exchange } from './exchange.ts';
 import type { Target } from '../lifecycle/target.ts';
+import type { VerdictSink } from '../judgment/verdict-sink.ts';
 import {
   nodeSender,
   type Sender,
   sendWithPolicy,
   TargetAlreadyUnreachable,
+  TransportError,
   transportSettings,
   type TransportSettings,
 } from './transport.ts';
@@ -43,10 +45,16 @@ export class ApiClient {
   /** Cleanup requests: not the test's, so not judged. */
   private readonly quietExchanges = new WeakSet<Exchange>();
 
-  constructor(
-    readonly target: Target,
-    private readonly testInfo: TestInfo,
-  ) {}
+  readonly target: Target;
+  private readonly testInfo: TestInfo;
+  /** Where a request the target could not answer is recorded: the test's rules were not decided. */
+  private readonly verdicts: VerdictSink | undefined;
+
+  constructor(target: Target, testInfo: TestInfo, verdicts?: VerdictSink) {
+    this.target = target;
+    this.testInfo = testInfo;
+    this.verdicts = verdicts;
+  }
 
   private transportCache: TransportSettings | undefined;
 
@@ -72,6 +80,8 @@ export class ApiClient {
           this.transport(),
         );
       } catch (error) {
+        if (error instanceof TransportError)
+          this.verdicts?.undecided(error.failure === 'rate-limited' ? 'rate-limited' : 'unavailable', error.message);
         // One test reports an unreachable target; the others are skipped instead of failing the same way.
         if (error instanceof TargetAlreadyUnreachable) test.skip(true, error.message);
         throw error;

@@ -1,37 +1,44 @@
 /**
  * The assertion every conformance test ends in: expectRule(ruleId, exchange, violations).
- * It passes when there are no violations; otherwise it fails with a message that names
- * the rule and its kind, the operation, the request, each location with the expected
- * and actual value, the rule's sentence, its reference section, and a curl command
- * (key masked) that repeats the request.
+ * Each call makes a verdict record (held, lenient or broken) in the running test's sink
+ * (support/judgment/verdict-sink.ts), which the reporters read; a broken rule also fails the
+ * test, with the message rendered from its record (support/judgment/verdict-message.ts): the
+ * rule and its kind, the operation, the request, each location with the expected and actual
+ * value, the rule's sentence, its reference section, and a curl command (key masked).
  */
-import { expect as baseExpect, test } from '@playwright/test';
-import { rule } from '../../contract/rules.ts';
-import { curlCommand, describeRequest, type Exchange } from '../http/exchange.ts';
+import { expect as baseExpect, test, type TestInfo } from '@playwright/test';
+import { rule, type RuleKind } from '../../contract/rules.ts';
+import { describeRequest, type Exchange } from '../http/exchange.ts';
 import type { Violation } from './checks.ts';
 import { redact } from '../http/redact.ts';
 import { violationTable } from '../reporting/allure.ts';
 import { assertedJudgements, judgeAnswer } from './registry.ts';
 import type { Expectation } from './expectations.ts';
-import type { RuleKind } from '../../contract/rules.ts';
 import { withoutFrames, withoutSuiteFrames } from './frameless.ts';
 import { blockedReason, brokenEarlier, recordBroken } from './known-broken.ts';
+import { checkRecord, renderVerdict } from './verdict-message.ts';
+import { currentSink as scopedSink, sinkOf, type VerdictSink } from './verdict-sink.ts';
+import { defaultAnswerSettings, type AnswerSettings } from './answer-settings.ts';
 
-export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
-  const entry = rule(ruleId);
-  const lines = [
-    `${ruleId} (${entry.kind}) violated by ${exchange.operation}: ${describeRequest(exchange)} → ${exchange.status}`,
-    ...violations.map(
-      (violation) => `  at ${violation.location}: expected ${violation.expected}, actual ${violation.actual}`,
-    ),
-    `  rule: ${entry.text}`,
-    `  reference: ${entry.section}: "${entry.reference}"`,
-    `  reproduce: ${curlCommand(exchange)}`,
-    // Names the assertion in the form Playwright's JUnit reporter reads as an assertion: the test is a <failure>
-    // (a non-conformance), not an <error> (what a broken suite or an unreachable target gives).
-    `  assertion: expect(answer).toSatisfyRule(${JSON.stringify(ruleId)})`,
-  ];
-  return redact(lines.join('\n'));
+export { ruleFailureMessage } from './verdict-message.ts';
+
+/** The running Playwright test; undefined outside one (unit tests of the messages). */
+function runningTest(): TestInfo | undefined {
+  try {
+    return test.info();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sink of the judgment under way: a property run's, else the running test's. */
+export function currentSink(): VerdictSink | undefined {
+  return scopedSink() ?? sinkOf(runningTest());
+}
+
+/** How the running test reads answers (its fixture's settings); the default reading outside a test. */
+export function answerSettings(): AnswerSettings {
+  return currentSink()?.settings ?? defaultAnswerSettings;
 }
 
 /**
@@ -41,43 +48,48 @@ export function ruleFailureMessage(ruleId: string, exchange: Exchange, violation
  */
 export function attachViolationTable(ruleId: string, violations: readonly Violation[]): void {
   if (violations.length === 0) return;
-  let attached: Promise<void>;
-  try {
-    attached = test
-      .info()
-      .attach(`${ruleId} violations`, { body: redact(violationTable(violations)), contentType: 'text/csv' });
-  } catch {
-    return; // outside a test (unit tests of the messages): nothing to attach to
-  }
-  attached.catch(() => undefined);
+  const info = runningTest();
+  if (info === undefined) return; // outside a test: nothing to attach to
+  info
+    .attach(`${ruleId} violations`, { body: redact(violationTable(violations)), contentType: 'text/csv' })
+    .catch(() => undefined);
 }
 
 export const expect = baseExpect.extend({
   toSatisfyRule(exchange: Exchange, ruleId: string, violations: Violation[]) {
     rule(ruleId); // an unknown id is a bug in the test, not a pass
     const pass = violations.length === 0;
-    if (!pass) {
-      attachViolationTable(ruleId, violations);
-      noteBroken(ruleId);
-    }
     return {
       pass,
       name: 'toSatisfyRule',
       message: () =>
         pass
           ? `${ruleId}: expected a violation by ${exchange.operation}, found none`
-          : ruleFailureMessage(ruleId, exchange, violations),
+          : renderVerdict(checkRecord(ruleId, exchange, violations)),
     };
   },
 });
+
+/** Records the rule as broken in this run, for later tests' preconditions; nothing outside a test. */
+function noteBroken(ruleId: string): void {
+  const title = runningTest()?.title;
+  if (title !== undefined) recordBroken(ruleId, title);
+}
 
 /** Asserts a rule on an exchange; soft assertions let one test report every rule it checks. */
 export function expectRule(
   ruleId: string,
   exchange: Exchange,
   violations: Violation[],
-  options: { soft?: boolean } = {},
+  options: { soft?: boolean; lenient?: string } = {},
 ): void {
+  currentSink()?.add(
+    checkRecord(ruleId, exchange, violations, options.lenient === undefined ? {} : { lenient: options.lenient }),
+  );
+  if (violations.length > 0) {
+    attachViolationTable(ruleId, violations);
+    noteBroken(ruleId);
+  }
   // A broken rule is a verdict on the target: no code frame of this file under it (support/judgment/frameless.ts).
   withoutSuiteFrames(() => {
     if (options.soft) expect.soft(exchange).toSatisfyRule(ruleId, violations);
@@ -87,23 +99,10 @@ export function expectRule(
 
 /** The kind of the running test's rules (covers() records it), if it has one. */
 function testKind(): RuleKind | undefined {
-  const kind = test.info().annotations.find((annotation) => annotation.type === 'kind')?.description;
+  const sink = currentSink();
+  if (sink !== undefined) return sink.kind;
+  const kind = runningTest()?.annotations.find((annotation) => annotation.type === 'kind')?.description;
   return kind === 'documented' || kind === 'inferred' ? kind : undefined;
-}
-
-/** Records the rule as broken in this run, for later tests' preconditions; nothing outside a test. */
-function noteBroken(ruleId: string): void {
-  const title = currentTitle();
-  if (title !== undefined) recordBroken(ruleId, title);
-}
-
-/** The running test's title; undefined outside a test (unit tests of the messages). */
-function currentTitle(): string | undefined {
-  try {
-    return test.info().title;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Fails the test before its own rule is checked, because a step it needs broke another rule. */
@@ -113,17 +112,25 @@ export class PreconditionError extends Error {
 
 /** Fails the test with a precondition naming the rule that broke, when it has violations. */
 export function precondition(ruleId: string, exchange: Exchange, violations: Violation[]): void {
-  if (violations.length > 0) {
-    // Already found broken by another test: skipped here, not failed again (support/judgment/known-broken.ts).
-    const title = currentTitle();
-    const earlier = title === undefined ? undefined : brokenEarlier(ruleId, title);
-    if (earlier !== undefined) test.skip(true, blockedReason(ruleId, earlier));
-    noteBroken(ruleId);
-    attachViolationTable(ruleId, violations);
-    throw withoutFrames(
-      new PreconditionError(`precondition failed: ${ruleFailureMessage(ruleId, exchange, violations)}`),
-    );
+  const sink = currentSink();
+  if (violations.length === 0) {
+    sink?.add(checkRecord(ruleId, exchange, violations, { precondition: true }));
+    return;
   }
+  // Already found broken by another test: skipped here, not failed again (support/judgment/known-broken.ts).
+  const title = runningTest()?.title;
+  const earlier = title === undefined ? undefined : brokenEarlier(ruleId, title);
+  if (earlier !== undefined) {
+    const reason = blockedReason(ruleId, earlier);
+    sink?.undecided('blocked', reason, ruleId);
+    test.skip(true, reason);
+  }
+  const record = checkRecord(ruleId, exchange, violations, { precondition: true });
+  sink?.add(record);
+  sink?.undecided('blocked', `not checked: its precondition ${ruleId} failed first`, ruleId);
+  noteBroken(ruleId);
+  attachViolationTable(ruleId, violations);
+  throw withoutFrames(new PreconditionError(renderVerdict(record)));
 }
 
 /**
@@ -135,16 +142,21 @@ export function precondition(ruleId: string, exchange: Exchange, violations: Vio
  * answer breaks.
  */
 export function expectAnswer(exchange: Exchange, expectation: Expectation, options: { soft?: boolean } = {}): void {
-  const judgements = judgeAnswer(exchange, expectation);
+  const judgements = judgeAnswer(exchange, expectation, answerSettings());
   const asserted = assertedJudgements(exchange, expectation, judgements, testKind());
-  // What --strict would fail among the rules this test asserts (an accepted lenient input, a value --strict requires).
+  // What --strict would fail among the rules this test asserts: shown on the test's page in every report.
+  const info = runningTest();
   for (const { rule: ruleId, lenient } of asserted) {
-    if (lenient === undefined) continue;
+    if (lenient === undefined || info === undefined) continue;
     const description = redact(`${ruleId}: ${describeRequest(exchange)} → ${exchange.status}: ${lenient}`);
-    test.info().annotations.push({ type: 'lenient', description });
+    info.annotations.push({ type: 'lenient', description });
   }
   for (const [index, judgement] of asserted.entries()) {
     if (judgement.precondition) precondition(judgement.rule, exchange, judgement.violations);
-    else expectRule(judgement.rule, exchange, judgement.violations, { soft: index > 0 || options.soft === true });
+    else
+      expectRule(judgement.rule, exchange, judgement.violations, {
+        soft: index > 0 || options.soft === true,
+        ...(judgement.lenient === undefined ? {} : { lenient: judgement.lenient }),
+      });
   }
 }

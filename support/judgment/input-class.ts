@@ -13,7 +13,7 @@
  *   only as prose), which --strict turns into "must refuse", or because it has the documented
  *   type but lies outside the suite's usual range (an edge), which stays open under --strict.
  */
-import { canonicalText } from './echo.ts';
+import { canonicalText } from './rules/echo.ts';
 import type { InputClass } from '../../contract/rules.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
 import { validateFieldInLayer, type SchemaName } from '../../contract/schemas.ts';

@@ -11,27 +11,22 @@
  *   Content-Type of an answer with a body. Their rule ids are the table's, named there literally.
  * - owed by a particular answer: the echoes and ids the request's context makes checkable (the
  *   body as the server read it, the transaction's amount, the id asked for), each naming its
- *   rule literally below. A check whose context the test did not give is not applied.
+ *   rule literally in its family's module. A check whose context the test did not give is not applied.
  *
  * The registered checks judge the 2xx answers of valid requests (accepted, or authorised with a
  * valid key) and of inputs the server accepted (as it read them). An answer whose content the
  * reference leaves undefined (a 2xx for an id that names nothing, another request form) is judged
  * on its status only. What a request was is an Expectation (support/judgment/expectations.ts).
+ * How answers are read (--strict, the clock tolerance) is given to every judgment as a value.
+ *
+ * The checks themselves are declared in the modules of their rules' families
+ * (support/judgment/rules/): the check, the operations it is registered for and the words of its
+ * violations in one place.
  */
-import { operation, operationRules, operations, type OperationId } from '../../contract/operations.ts';
-import type { SchemaName } from '../../contract/schemas.ts';
-import { describeValue, valueAtPointer } from '../../contract/json-pointer.ts';
+import { operation, type OperationId } from '../../contract/operations.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { rule as ruleOf, type RuleKind } from '../../contract/rules.ts';
 import {
-  bodyIsEmpty,
-  bodyMatchesSchema,
-  bodyValueIsAbsoluteUrl,
-  bodyValueIsString,
-  contentTypeIsJson,
-  eachElementValueEquals,
-  intentEventTimestamps,
-  intentModeIsPathMode,
   isSuccess,
   statusIs,
   statusIsClientError,
@@ -40,10 +35,12 @@ import {
   statusIsSuccess,
   type Violation,
 } from './checks.ts';
-import { echoedFields, echoViolations } from './echo.ts';
-import { createdNow, timesInOrder } from './times.ts';
 import { judgeInput } from './outcome.ts';
 import type { AnswerContext, Expectation } from './expectations.ts';
+import type { AnswerSettings } from './answer-settings.ts';
+import type { RegisteredCheck } from './rules/define.ts';
+import { registeredChecks } from './rules/index.ts';
+import { documentedOperations } from './rules/shape.ts';
 
 /** One rule's verdict on one exchange: no violations means the rule holds. */
 export interface Judgement {
@@ -56,162 +53,10 @@ export interface Judgement {
   lenient?: string;
 }
 
-interface RegisteredCheck {
-  rule: string;
-  operations: readonly OperationId[];
-  /**
-   * The violations of an answer the request was owed as a success; undefined when the context lacks what it
-   * needs. A check that --strict reads otherwise also says, for an answer that passed, what --strict would refuse.
-   */
-  check(exchange: Exchange, context: AnswerContext): Violation[] | Passed | undefined;
-}
-
-/** An answer that passed, in the default reading, with what --strict would refuse in it. */
-interface Passed {
-  violations: [];
-  lenient: string;
-}
-
-/**
- * How answers are read: by default, what the reference makes valid; with --strict, as --strict
- * reads the reference (the strict layer of schemas/: values that do not exist yet must be there);
- * and how far the target's timestamps may be from its own clock (TIME-NOW). Set once per worker
- * from the target's configuration (support/fixtures.ts).
- */
-let strictAnswers = false;
-let clockToleranceSeconds = 120;
-
-export function configureAnswers(settings: { strict: boolean; clockToleranceSeconds: number }): void {
-  strictAnswers = settings.strict;
-  clockToleranceSeconds = settings.clockToleranceSeconds;
-}
-
-/** The operations whose answers owe rules (the reference's; not the suite's undocumented helpers). */
-const documented = (): OperationId[] =>
-  operations.filter((entry) => entry.rules !== undefined).map((entry) => entry.id);
-
-/** The schema of an operation's documented success answer, if it has a body. */
-function successSchema(id: OperationId): SchemaName | undefined {
-  return operation(id).responses.find((response) => response.status.startsWith('2'))?.schema as SchemaName | undefined;
-}
-
 /** The status a valid request is owed: the one the reference shows, or any 2xx where it shows none. */
 export function successStatus(id: OperationId): number | undefined {
   const status = operation(id).responses.find((response) => response.status.startsWith('2'))?.status;
   return status === undefined || status === '2XX' ? undefined : Number(status);
-}
-
-/**
- * Echoed fields the server read as "not given" and the answer shows as null or leaves out: the
- * reference does not say what a transaction shows for them, so their schema violations are not ones.
- */
-function unsetFieldLocations(exchange: Exchange, context: AnswerContext): Set<string> {
-  const read = context.read;
-  if (read === undefined) return new Set();
-  return new Set(
-    echoedFields
-      .filter((field) => read[field] === undefined && valueAtPointer(exchange.json, `/${field}`) == null)
-      .map((field) => `body /${field}`),
-  );
-}
-
-function containsId(exchange: Exchange, id: number): Violation[] {
-  const list = Array.isArray(exchange.json) ? (exchange.json as Array<{ id?: unknown } | null>) : [];
-  const found = list.map((item) => item?.id);
-  return found.includes(id)
-    ? []
-    : [
-        {
-          location: 'body /*/id',
-          expected: `an element with id ${id}`,
-          actual: `ids ${describeValue(found.slice(0, 20))}`,
-        },
-      ];
-}
-
-/** The registered checks, in the order their failures are reported. */
-function registeredChecks(): RegisteredCheck[] {
-  const byRole: RegisteredCheck[] = documented().flatMap((id): RegisteredCheck[] => {
-    const roles = operationRules(id);
-    const schema = successSchema(id);
-    const shapeViolations = (exchange: Exchange, context: AnswerContext, strict: boolean): Violation[] => {
-      if (schema === undefined) return bodyIsEmpty(exchange);
-      const unset = unsetFieldLocations(exchange, context);
-      return bodyMatchesSchema(exchange, schema, strict ? 'strict' : 'reference').filter(
-        (violation) => !unset.has(violation.location),
-      );
-    };
-    const shape: RegisteredCheck = {
-      rule: roles.shape,
-      operations: [id],
-      // The strict layer only adds to the reference one: an answer it accepts, the reference accepts too, so a
-      // conforming answer is validated once. A value that does not exist yet (gap row not-yet-values), null or
-      // absent, passes the reference and is what --strict refuses.
-      check: (exchange, context) => {
-        const strictViolations = shapeViolations(exchange, context, true);
-        if (strictAnswers || strictViolations.length === 0) return strictViolations;
-        const violations = shapeViolations(exchange, context, false);
-        if (violations.length > 0) return violations;
-        const [first, ...others] = strictViolations as [Violation, ...Violation[]];
-        const more = others.length === 0 ? '' : ` (and ${others.length} more)`;
-        return {
-          violations: [],
-          lenient: `--strict refuses ${first.location}: expected ${first.expected}, actual ${first.actual}${more}`,
-        };
-      },
-    };
-    const contentType = roles.contentType;
-    return contentType === undefined
-      ? [shape]
-      : [shape, { rule: contentType, operations: [id], check: contentTypeIsJson }];
-  });
-  const owed: RegisteredCheck[] = [
-    {
-      rule: 'TXN-CREATE-ECHO',
-      operations: ['createTransaction'],
-      check: (exchange, { read }) => (read === undefined ? undefined : echoViolations(exchange, read)),
-    },
-    {
-      rule: 'LINK-TOKEN-STRING',
-      operations: ['getPaymentLink'],
-      check: (exchange) => bodyValueIsString(exchange, '/token'),
-    },
-    {
-      rule: 'LINK-URL-ABSOLUTE',
-      operations: ['getPaymentLink'],
-      check: (exchange) => bodyValueIsAbsoluteUrl(exchange, '/url'),
-    },
-    { rule: 'SEND-INTENT-EVENT-TIMESTAMPS', operations: ['sendTransaction'], check: intentEventTimestamps },
-    { rule: 'SEND-INTENT-MODE', operations: ['sendTransaction'], check: intentModeIsPathMode },
-    {
-      rule: 'SEND-AMOUNT-MATCHES',
-      operations: ['sendTransaction'],
-      check: (exchange, { amount }) =>
-        amount === undefined ? undefined : eachElementValueEquals(exchange, 'amount', amount),
-    },
-    {
-      rule: 'TIME-NOW',
-      operations: ['createTransaction', 'sendTransaction'],
-      check: (exchange) =>
-        createdNow(exchange, clockToleranceSeconds, exchange.operation === 'createTransaction' ? 'now' : 'this-run'),
-    },
-    {
-      rule: 'TIME-ORDER',
-      operations: ['createTransaction', 'sendTransaction', 'getBalance', 'getCurrency'],
-      check: timesInOrder,
-    },
-    {
-      rule: 'BALANCE-CONTAINS-ID',
-      operations: ['getBalance'],
-      check: (exchange, { id }) => (id === undefined ? undefined : containsId(exchange, id)),
-    },
-    {
-      rule: 'CURRENCY-CONTAINS-ID',
-      operations: ['getCurrency'],
-      check: (exchange, { id }) => (id === undefined ? undefined : containsId(exchange, id)),
-    },
-  ];
-  return [...byRole, ...owed];
 }
 
 let registry: RegisteredCheck[] | undefined;
@@ -224,14 +69,14 @@ export function checksOf(id: OperationId): Array<Pick<RegisteredCheck, 'rule' | 
 
 /** Every rule id the registry judges, by operation (for the rules hub and its link test). */
 export function registeredRules(): Map<OperationId, string[]> {
-  return new Map(documented().map((id) => [id, checksOf(id).map((entry) => entry.rule)]));
+  return new Map(documentedOperations().map((id) => [id, checksOf(id).map((entry) => entry.rule)]));
 }
 
 /** The registered checks of an accepted answer, one judgement per rule with violations or not. */
-function judgeAccepted(exchange: Exchange, context: AnswerContext): Judgement[] {
+function judgeAccepted(exchange: Exchange, context: AnswerContext, settings: AnswerSettings): Judgement[] {
   if (operation(exchange.operation).rules === undefined) return [];
   return checksOf(exchange.operation).flatMap((entry): Judgement[] => {
-    const result = entry.check(exchange, context);
+    const result = entry.check(exchange, context, settings);
     if (result === undefined) return [];
     return Array.isArray(result) ? [{ rule: entry.rule, violations: result }] : [{ rule: entry.rule, ...result }];
   });
@@ -279,11 +124,11 @@ export function wasJudged(exchange: Exchange): boolean {
  * accepted answer owes), then, for an answer owed as a success, every registered check of its
  * operation under its own rule. Judgements of the same rule are merged.
  */
-export function judgeAnswer(exchange: Exchange, expectation: Expectation): Judgement[] {
+export function judgeAnswer(exchange: Exchange, expectation: Expectation, settings: AnswerSettings): Judgement[] {
   judged.add(exchange);
   if (expectation.kind === 'input') {
     const verdict = judgeInput(exchange, expectation.input, expectation.strict, (reading) =>
-      judgeAccepted(exchange, expectation.context(reading)).flatMap((judgement) => judgement.violations),
+      judgeAccepted(exchange, expectation.context(reading), settings).flatMap((judgement) => judgement.violations),
     );
     return [
       {
@@ -302,7 +147,7 @@ export function judgeAnswer(exchange: Exchange, expectation: Expectation): Judge
   if (!owesChecks || !isSuccess(exchange.status)) return [first];
   const merged = new Map<string, Judgement>([[first.rule, first]]);
   const context = expectation.kind === 'authorised' ? {} : expectation.context;
-  for (const judgement of judgeAccepted(exchange, context)) {
+  for (const judgement of judgeAccepted(exchange, context, settings)) {
     const same = merged.get(judgement.rule);
     if (!same) merged.set(judgement.rule, judgement);
     else {

@@ -18,7 +18,7 @@ import type { Category, EnvironmentInfo } from 'allure-js-commons/sdk';
 import { operation, operations, type OperationId } from '../../contract/operations.ts';
 import { isRuleId, rule, type Rule } from '../../contract/rules.ts';
 import { failureCategories } from '../../reporters/categories.ts';
-import { recordedRequests } from '../../reporters/status-annotation.ts';
+import type { VerdictRecord } from '../judgment/verdict-record.ts';
 import type { Violation } from '../judgment/checks.ts';
 
 /**
@@ -108,18 +108,18 @@ export async function labelTestBefore(testInfo: TestInfo): Promise<void> {
 export const strictLabel = { name: 'strict', value: 'fails' } as const;
 
 /**
- * Labels known once the test has run: epic and feature from the operations
+ * Labels known once the test has run, from its verdict records: epic and feature from the operations
  * it called; 'strict: fails' and a tag when it passed leniently.
  */
-export async function labelTestAfter(testInfo: TestInfo): Promise<void> {
+export async function labelTestAfter(testInfo: TestInfo, records: readonly VerdictRecord[]): Promise<void> {
   const ruleIds = rulesOf(testInfo).map((entry) => entry.id);
-  const called = recordedRequests(testInfo.annotations).map((request) => request.operation);
+  const called = records.flatMap((record) => (record.exchange === undefined ? [] : [record.exchange.operation]));
   const ids = testOperations(ruleIds, called);
   const labels = [
     ...[...new Set(ids.map((id) => operation(id).tag))].map((epic) => ({ name: 'epic', value: epic })),
     ...ids.map((id) => ({ name: 'feature', value: featureName(id) })),
   ];
-  if (testInfo.annotations.some((annotation) => annotation.type === 'lenient'))
+  if (records.some((record) => record.kind === 'lenient'))
     labels.push({ ...strictLabel }, { name: 'tag', value: 'lenient' });
   if (labels.length > 0) await allure.labels(...labels);
 }

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { rules } from '../../contract/rules.ts';
-import { classifyFailure } from '../../reporters/categories.ts';
+import { allureCategoryOf as classifyFailure } from '../integration/allure-categories.ts';
 import { outputFiles } from '../../reporters/conformance-reporter.ts';
 import type { ConformanceMatrix, RuleCoverage } from '../../reporters/conformance-model.ts';
 import { buildReport } from '../../cli/report.ts';

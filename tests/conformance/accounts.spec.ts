@@ -8,7 +8,8 @@
 import { test, expectAnswer, expectRule, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
 import { accepted, exactly, notServerError, refused } from '../../support/judgment/expectations.ts';
-import { accountIdIsNot, disclosesNothingOf, isSuccess } from '../../support/judgment/checks.ts';
+import { isSuccess } from '../../support/judgment/checks.ts';
+import { accountIdIsNot, disclosesNothingOf } from '../../support/judgment/rules/accounts.ts';
 import { sendPhoneNumber } from '../../support/generation/bodies.ts';
 import type { Auth } from '../../support/http/client.ts';
 import type { Target } from '../../support/lifecycle/target.ts';

@@ -7,7 +7,7 @@
 import { test, expectAnswer, expectRule, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
 import { accepted, authorised, classified, exactly } from '../../support/judgment/expectations.ts';
-import { disclosesNothingOf } from '../../support/judgment/checks.ts';
+import { disclosesNothingOf } from '../../support/judgment/rules/accounts.ts';
 import { almostRightKeys } from '../../support/generation/credentials.ts';
 import { wireSender } from '../../support/http/wire-sender.ts';
 import type { ClassifiedInput } from '../../support/judgment/input-class.ts';

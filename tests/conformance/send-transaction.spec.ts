@@ -5,7 +5,7 @@
  */
 import { test, expectAnswer, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { intentsWithEvents } from '../../support/judgment/checks.ts';
+import { intentsWithEvents } from '../../support/judgment/rules/send.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
 import { sendPhoneNumber, transactionBody } from '../../support/generation/bodies.ts';
 import { unknownToken } from '../../support/generation/ids.ts';

@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../../mock/server.ts';
-import { classifyFailure } from '../../reporters/categories.ts';
+import { allureCategoryOf as classifyFailure } from './allure-categories.ts';
 import { runCommand } from './run-command.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-allure-agreement-'));

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalText, canonicalUrl, echoEquivalent, echoViolations } from '../../support/judgment/echo.ts';
+import { canonicalText, canonicalUrl, echoEquivalent, echoViolations } from '../../support/judgment/rules/echo.ts';
 
 interface Case {
   runtime: string;

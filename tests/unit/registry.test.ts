@@ -20,11 +20,17 @@ import {
   notServerError,
   noting,
   refused,
+  type Expectation,
 } from '../../support/judgment/expectations.ts';
 import { operations, type OperationId } from '../../contract/operations.ts';
 import { isRuleId } from '../../contract/rules.ts';
 import { classifyField } from '../../support/judgment/input-class.ts';
 import { bodyAsRead } from '../../support/judgment/accepted.ts';
+import { defaultAnswerSettings } from '../../support/judgment/answer-settings.ts';
+
+/** The default reading: no --strict, the default clock tolerance. */
+const judge = (answer: Exchange, expectation: Expectation): Judgement[] =>
+  judgeAnswer(answer, expectation, defaultAnswerSettings);
 
 const paths: Partial<Record<OperationId, string>> = {
   createTransaction: '/transactions',
@@ -98,27 +104,24 @@ const acceptedAnswerTitle =
   'an accepted answer is judged by the expectation, ' +
   'then by every registered rule of its operation, each under its own id';
 test(acceptedAnswerTitle, () => {
-  const good = judgeAnswer(
-    exchange('createTransaction', 201, transaction()),
-    accepted('TXN-CREATE-2XX', { read: sent }),
-  );
+  const good = judge(exchange('createTransaction', 201, transaction()), accepted('TXN-CREATE-2XX', { read: sent }));
   assert.deepEqual(
     good.map((j) => j.rule),
     ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TXN-CREATE-ECHO', 'TIME-NOW', 'TIME-ORDER'],
   );
   assert.deepEqual(failing(good), []);
-  const echoBroken = judgeAnswer(
+  const echoBroken = judge(
     exchange('createTransaction', 201, transaction({ amount: 1501 })),
     accepted('TXN-CREATE-2XX', { read: sent }),
   );
   assert.deepEqual(failing(echoBroken), ['TXN-CREATE-ECHO']);
-  const text = judgeAnswer(
+  const text = judge(
     exchange('createTransaction', 201, transaction(), 'text/plain'),
     accepted('TXN-CREATE-2XX', { read: sent }),
   );
   assert.deepEqual(failing(text), ['JSON-CONTENT-TYPE']);
   // A refused request owes nothing but its status: the registered rules judge accepted answers only.
-  const refusedAnswer = judgeAnswer(
+  const refusedAnswer = judge(
     exchange('createTransaction', 400, { error: 'x' }),
     accepted('TXN-CREATE-2XX', { read: sent }),
   );
@@ -133,33 +136,28 @@ const missingContextTitle =
   'a check whose context the test did not give is not applied ' +
   '(the echo without the body, the id without the id asked)';
 test(missingContextTitle, () => {
-  const noContext = judgeAnswer(
-    exchange('createTransaction', 201, transaction({ amount: 1 })),
-    accepted('TXN-CREATE-2XX'),
-  );
+  const noContext = judge(exchange('createTransaction', 201, transaction({ amount: 1 })), accepted('TXN-CREATE-2XX'));
   assert.deepEqual(
     noContext.map((j) => j.rule),
     ['TXN-CREATE-2XX', 'TXN-CREATE-SCHEMA', 'JSON-CONTENT-TYPE', 'TIME-NOW', 'TIME-ORDER'],
   );
   const balance = [{ id: 4, amount: 0, mode: 'mtn', account_id: 1, created_at: stamp, updated_at: stamp }];
-  assert.deepEqual(failing(judgeAnswer(exchange('getBalance', 200, balance), accepted('BALANCE-2XX'))), []);
-  assert.deepEqual(failing(judgeAnswer(exchange('getBalance', 200, balance), accepted('BALANCE-2XX', { id: 3 }))), [
+  assert.deepEqual(failing(judge(exchange('getBalance', 200, balance), accepted('BALANCE-2XX'))), []);
+  assert.deepEqual(failing(judge(exchange('getBalance', 200, balance), accepted('BALANCE-2XX', { id: 3 }))), [
     'BALANCE-CONTAINS-ID',
   ]);
 });
 
 test('a field read as "not given" may come back null or absent; a field given must come back as read', () => {
   const read = { amount: 1500, callback_url: 'https://a.example/cb' };
-  const judge = (fields: Record<string, unknown>, as = read) =>
-    failing(
-      judgeAnswer(exchange('createTransaction', 201, transaction(fields)), accepted('TXN-CREATE-2XX', { read: as })),
-    );
-  assert.deepEqual(judge({ description: null }), []);
-  assert.deepEqual(judge({ description: undefined }), []);
-  assert.deepEqual(judge({ description: '' }), []);
-  assert.deepEqual(judge({ description: 5 }), ['TXN-CREATE-SCHEMA']);
-  assert.deepEqual(judge({ callback_url: null }), ['TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO']);
-  assert.deepEqual(judge({ description: null }, { ...read, description: 'd' } as typeof read), [
+  const judgeFields = (fields: Record<string, unknown>, as = read) =>
+    failing(judge(exchange('createTransaction', 201, transaction(fields)), accepted('TXN-CREATE-2XX', { read: as })));
+  assert.deepEqual(judgeFields({ description: null }), []);
+  assert.deepEqual(judgeFields({ description: undefined }), []);
+  assert.deepEqual(judgeFields({ description: '' }), []);
+  assert.deepEqual(judgeFields({ description: 5 }), ['TXN-CREATE-SCHEMA']);
+  assert.deepEqual(judgeFields({ callback_url: null }), ['TXN-CREATE-SCHEMA', 'TXN-CREATE-ECHO']);
+  assert.deepEqual(judgeFields({ description: null }, { ...read, description: 'd' } as typeof read), [
     'TXN-CREATE-SCHEMA',
     'TXN-CREATE-ECHO',
   ]);
@@ -168,7 +166,7 @@ test('a field read as "not given" may come back null or absent; a field given mu
 test('the statuses each expectation allows', () => {
   const at = (status: number) => exchange('deleteCustomer', status, undefined);
   const verdicts = (make: () => ReturnType<typeof refused>) =>
-    [200, 204, 302, 400, 401, 404, 500].filter((s) => failing(judgeAnswer(at(s), make())).length === 0);
+    [200, 204, 302, 400, 401, 404, 500].filter((s) => failing(judge(at(s), make())).length === 0);
   assert.deepEqual(
     verdicts(() => accepted('CUSTOMER-DELETE-204')),
     [204],
@@ -198,13 +196,13 @@ test('the statuses each expectation allows', () => {
     [200, 204, 302, 400, 404, 500],
   );
   // 204 with a body breaks the no-body shape of the deletion: status and shape merge under the one rule.
-  const withBody = judgeAnswer(exchange('deleteCustomer', 204, { deleted: true }), accepted('CUSTOMER-DELETE-204'));
+  const withBody = judge(exchange('deleteCustomer', 204, { deleted: true }), accepted('CUSTOMER-DELETE-204'));
   assert.deepEqual(
     withBody.map((j) => j.rule),
     ['CUSTOMER-DELETE-204'],
   );
   assert.equal(withBody[0]?.violations[0]?.location, 'body');
-  const noted = judgeAnswer(at(500), noting(refused('CUSTOMER-ID-INTEGER'), 'or 204 for a 64-bit id'));
+  const noted = judge(at(500), noting(refused('CUSTOMER-ID-INTEGER'), 'or 204 for a 64-bit id'));
   assert.match(noted[0]!.violations[0]!.expected, /a 4xx status \(or 204 for a 64-bit id\)/);
 });
 
@@ -214,34 +212,34 @@ const knownClassTitle =
 test(knownClassTitle, () => {
   const input = classifyField('create-transaction-body', '/description', null);
   const rule = 'TXN-CREATE-OPEN-INPUT';
-  const judge = (fields: Record<string, unknown>, status = 201) =>
-    judgeAnswer(
+  const judgeFields = (fields: Record<string, unknown>, status = 201) =>
+    judge(
       exchange('createTransaction', status, transaction(fields)),
       classified(rule, input, false, (reading) => ({
         read: bodyAsRead({ ...sent, description: null }, '/description', reading),
       })),
     );
   assert.deepEqual(
-    judge({ description: null }).map((j) => [j.rule, j.violations.length]),
+    judgeFields({ description: null }).map((j) => [j.rule, j.violations.length]),
     [[rule, 0]],
   );
   assert.deepEqual(
-    judge({ amount: 2 }).map((j) => [j.rule, j.violations.length > 0]),
+    judgeFields({ amount: 2 }).map((j) => [j.rule, j.violations.length > 0]),
     [[rule, true]],
   );
   assert.deepEqual(
-    judge({}, 422).map((j) => [j.rule, j.violations.length]),
+    judgeFields({}, 422).map((j) => [j.rule, j.violations.length]),
     [[rule, 0]],
   );
   assert.deepEqual(
-    judge({}, 500).map((j) => [j.rule, j.violations.length]),
+    judgeFields({}, 500).map((j) => [j.rule, j.violations.length]),
     [[rule, 1]],
   );
 });
 
 test('a test asserts the rules of its kind, and of the other kind only what it relies on, as a precondition', () => {
   const answer = exchange('getPaymentLink', 200, { token: 12, url: '/relative' });
-  const judgements = judgeAnswer(answer, accepted('LINK-2XX'));
+  const judgements = judge(answer, accepted('LINK-2XX'));
   assert.deepEqual(failing(judgements), ['LINK-SCHEMA', 'LINK-TOKEN-STRING', 'LINK-URL-ABSOLUTE']);
   const asserted = (kind: 'documented' | 'inferred', prerequisite = false) =>
     assertedJudgements(answer, accepted('LINK-2XX'), judgements, kind, prerequisite).map(
@@ -256,7 +254,7 @@ test('a test asserts the rules of its kind, and of the other kind only what it r
     'LINK-TOKEN-STRING',
   ]);
   // An expectation the test does not rely on (accept or refuse) is left to the other kind's tests.
-  const open = judgeAnswer(answer, either('CUSTOMER-REFERENCE-NOT-5XX'));
+  const open = judge(answer, either('CUSTOMER-REFERENCE-NOT-5XX'));
   assert.deepEqual(
     assertedJudgements(answer, either('CUSTOMER-REFERENCE-NOT-5XX'), open, 'documented').map((j) => j.rule),
     ['LINK-SCHEMA', 'JSON-CONTENT-TYPE', 'LINK-TOKEN-STRING'],
@@ -266,6 +264,6 @@ test('a test asserts the rules of its kind, and of the other kind only what it r
 test('judging marks the exchange, so that the API client can tell a test that left an answer unjudged', () => {
   const answer = exchange('getBalance', 200, []);
   assert.equal(wasJudged(answer), false);
-  judgeAnswer(answer, notServerError('UNKNOWN-ID-NOT-5XX'));
+  judge(answer, notServerError('UNKNOWN-ID-NOT-5XX'));
   assert.equal(wasJudged(answer), true);
 });

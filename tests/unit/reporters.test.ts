@@ -1,8 +1,8 @@
 /**
- * The reporters' logic on synthetic data: failure categories (with the message prefixes of
- * .work/contracts-between-parts.md, produced by the real ruleFailureMessage), verdicts per
- * rule, the conformance matrix and the rule coverage, their Markdown, the Playwright
- * reporter end to end on fake test cases, and the Allure labels of support/reporting/allure.ts.
+ * The reporters' logic on synthetic records: failure categories (and Allure's own filing of the
+ * messages rendered from the same records), verdicts per rule, the conformance matrix and the
+ * rule coverage, their Markdown, the Playwright reporter end to end on fake test cases, and the
+ * Allure labels of support/reporting/allure.ts.
  *
  *   node --import tsx --test tests/unit/reporters.test.ts
  */
@@ -13,13 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, Suite, TestCase } from '@playwright/test/reporter';
 import { rules, type Rule } from '../../contract/rules.ts';
-import { classifyFailure, failureCategories } from '../../reporters/categories.ts';
+import { categoryOf, failureCategories } from '../../reporters/categories.ts';
 import {
   buildCoverage,
   buildMatrix,
   combineVerdicts,
   outcomeForRule,
-  ruleNamedBy,
+  requestsOf,
+  rulesOfCase,
   type TestRecord,
 } from '../../reporters/conformance-model.ts';
 import ConformanceReporter, { outputFiles, recordOf, stripAnsi } from '../../reporters/conformance-reporter.ts';
@@ -33,7 +34,6 @@ import {
   strictWarning,
   type RunHeader,
 } from '../../reporters/markdown.ts';
-import { parseStatusAnnotation, recordedRequests } from '../../reporters/status-annotation.ts';
 import {
   allureCategories,
   environmentInfo,
@@ -45,7 +45,14 @@ import {
   violationTable,
 } from '../../support/reporting/allure.ts';
 import type { Exchange } from '../../support/http/exchange.ts';
-import { ruleFailureMessage } from '../../support/judgment/expect-rule.ts';
+import { checkRecord, renderVerdict } from '../../support/judgment/verdict-message.ts';
+import {
+  verdictAttachment,
+  type VerdictAttachmentBody,
+  type VerdictRecord,
+} from '../../support/judgment/verdict-record.ts';
+import { bodyIsJson, bodyMatchesSchema } from '../../support/judgment/checks.ts';
+import { allureCategoryOf } from '../integration/allure-categories.ts';
 import { registerSecret } from '../../support/http/redact.ts';
 
 const secret = 'sk_sandbox_unit_reporters_secret_42';
@@ -69,88 +76,96 @@ function exchange(overrides: Partial<Exchange> = {}): Exchange {
   };
 }
 
-/** What Playwright puts in front of a thrown error's message. */
-const asThrown = (message: string, name = 'Error'): string => `${name}: ${message}`;
+const broken = (
+  ruleId: string,
+  violations: VerdictRecord['violations'],
+  overrides: Partial<Exchange> = {},
+  precondition = false,
+): VerdictRecord => checkRecord(ruleId, exchange(overrides), violations, { precondition });
 
-describe('failure categories', () => {
+describe('failure categories, from the records', () => {
   test('a status violation of a rule is non-conformance: status, and the message names the rule', () => {
-    const message = ruleFailureMessage('CUSTOMER-DELETE-404', exchange(), [
-      { location: 'status', expected: '404', actual: '200' },
-    ]);
-    assert.equal(classifyFailure(asThrown(message)).id, 'non-conformance-status');
-    assert.equal(ruleNamedBy(asThrown(message)), 'CUSTOMER-DELETE-404');
+    const record = broken('CUSTOMER-DELETE-404', [{ location: 'status', expected: '404', actual: '200' }]);
+    assert.equal(categoryOf(record).id, 'non-conformance-status');
+    assert.match(renderVerdict(record), /^CUSTOMER-DELETE-404 \(documented\) violated by deleteCustomer: DELETE/);
   });
 
   test('a schema violation is non-conformance: schema; a content type one is non-conformance: content type', () => {
-    const schema = ruleFailureMessage('CURRENCY-ARRAY', exchange({ operation: 'getCurrency', method: 'GET' }), [
-      { location: 'body /0/default', expected: 'type boolean (schema currency-list)', actual: '"yes" (string)' },
-    ]);
-    assert.equal(classifyFailure(asThrown(schema)).id, 'non-conformance-schema');
-    const contentType = ruleFailureMessage('JSON-CONTENT-TYPE', exchange({ operation: 'getCurrency', method: 'GET' }), [
-      { location: 'header content-type', expected: 'application/json', actual: '"text/plain"' },
-    ]);
-    assert.equal(classifyFailure(asThrown(contentType)).id, 'non-conformance-content-type');
-  });
-
-  test('an amount echoed wrong is non-conformance: value, not schema (issue 21, item 7)', () => {
-    const echo = ruleFailureMessage('TXN-CREATE-ECHO', exchange({ operation: 'createTransaction', method: 'POST' }), [
-      { location: 'body /amount', expected: '100 (number)', actual: '101 (number)' },
-    ]);
-    assert.equal(classifyFailure(asThrown(echo)).id, 'non-conformance-value');
-    assert.equal(classifyFailure(asThrown(echo)).name, 'Non-conformance: value');
-    const notJson = ruleFailureMessage(
-      'TXN-CREATE-SCHEMA',
-      exchange({ operation: 'createTransaction', method: 'POST' }),
-      [{ location: 'body', expected: 'a JSON body', actual: 'Unexpected token' }],
+    const schema = broken(
+      'CURRENCY-ARRAY',
+      bodyMatchesSchema(
+        exchange({ operation: 'getCurrency', method: 'GET', json: [{ default: 'yes' }] }),
+        'currency-list',
+      ),
+      { operation: 'getCurrency', method: 'GET' },
     );
-    assert.equal(classifyFailure(asThrown(notJson)).id, 'non-conformance-schema');
-  });
-
-  test('status wins over body when a message has both', () => {
-    const message = ruleFailureMessage(
-      'TXN-CREATE-SCHEMA',
-      exchange({ operation: 'createTransaction', method: 'POST' }),
-      [
-        { location: 'body /amount', expected: 'type integer', actual: '"12" (string)' },
-        { location: 'status', expected: 'a 2xx status', actual: '500' },
-      ],
+    assert.equal(categoryOf(schema).id, 'non-conformance-schema');
+    const contentType = broken(
+      'JSON-CONTENT-TYPE',
+      [{ location: 'header content-type', expected: 'application/json', actual: '"text/plain"' }],
+      { operation: 'getCurrency', method: 'GET' },
     );
-    assert.equal(classifyFailure(asThrown(message)).id, 'non-conformance-status');
+    assert.equal(categoryOf(contentType).id, 'non-conformance-content-type');
   });
 
-  test('a precondition failure is non-conformance too, and names the rule that broke', () => {
-    const message = `precondition failed: ${ruleFailureMessage(
+  test('an amount echoed wrong is non-conformance: value, not schema; a body that is not JSON is schema', () => {
+    const echo = broken('TXN-CREATE-ECHO', [{ location: 'body /amount', expected: '100', actual: '101' }], {
+      operation: 'createTransaction',
+      method: 'POST',
+    });
+    assert.equal(categoryOf(echo).id, 'non-conformance-value');
+    assert.equal(categoryOf(echo).name, 'Non-conformance: value');
+    const notJson = exchange({ operation: 'createTransaction', method: 'POST', jsonError: 'Unexpected token' });
+    assert.equal(categoryOf(broken('TXN-CREATE-SCHEMA', bodyIsJson(notJson))).id, 'non-conformance-schema');
+  });
+
+  test('status wins over body when a record has both', () => {
+    const record = broken('TXN-CREATE-SCHEMA', [
+      { location: 'body /amount', expected: 'type integer', actual: '"12" (string)' },
+      { location: 'status', expected: 'a 2xx status', actual: '500' },
+    ]);
+    assert.equal(categoryOf(record).id, 'non-conformance-status');
+  });
+
+  test('a precondition failure is non-conformance too, and its message says it was a precondition', () => {
+    const record = broken(
       'TXN-CREATE-2XX',
-      exchange({ operation: 'createTransaction', method: 'POST', status: 500 }),
       [{ location: 'status', expected: 'a 2xx status', actual: '500' }],
-    )}`;
-    assert.equal(classifyFailure(asThrown(message, 'PreconditionError')).id, 'non-conformance-status');
-    assert.equal(ruleNamedBy(asThrown(message, 'PreconditionError')), 'TXN-CREATE-2XX');
+      { operation: 'createTransaction', method: 'POST', status: 500 },
+      true,
+    );
+    assert.equal(categoryOf(record).id, 'non-conformance-status');
+    assert.match(renderVerdict(record), /^precondition failed: TXN-CREATE-2XX \(inferred\) violated by/);
   });
 
   test('authentication rules, and a refused key (401 where a rule expected else), are authentication', () => {
-    const rule = ruleFailureMessage('AUTH-DELETE-401', exchange(), [
-      { location: 'status', expected: '401', actual: '204' },
-    ]);
-    assert.equal(classifyFailure(asThrown(rule)).id, 'authentication');
-    const refused = ruleFailureMessage('CUSTOMER-DELETE-404', exchange({ status: 401 }), [
-      { location: 'status', expected: '404', actual: '401' },
-    ]);
-    assert.equal(classifyFailure(asThrown(refused)).id, 'authentication');
+    assert.equal(
+      categoryOf(broken('AUTH-DELETE-401', [{ location: 'status', expected: '401', actual: '204' }])).id,
+      'authentication',
+    );
+    const refused = broken('CUSTOMER-DELETE-404', [{ location: 'status', expected: '404', actual: '401' }], {
+      status: 401,
+    });
+    assert.equal(categoryOf(refused).id, 'authentication');
   });
 
-  test('target unavailable, rate limited, and anything else', () => {
-    assert.equal(
-      classifyFailure(asThrown('target unavailable: getBalance: ECONNREFUSED', 'TransportError')).id,
-      'target-unavailable',
-    );
-    assert.equal(classifyFailure('rate limited: getBalance answered 429 on 4 attempts').id, 'rate-limited');
-    assert.equal(classifyFailure('Test timeout of 60000ms exceeded.').id, 'suite-error');
-    assert.equal(
-      classifyFailure(asThrown("Cannot read properties of undefined (reading 'id')", 'TypeError')).id,
-      'suite-error',
-    );
-    assert.equal(ruleNamedBy('Test timeout of 60000ms exceeded.'), undefined);
+  test('target unavailable, rate limited, and errors of the suite', () => {
+    const undecidedRecord = (kind: VerdictRecord['kind']): VerdictRecord => ({ rule: 'X', kind, violations: [] });
+    assert.equal(categoryOf(undecidedRecord('unavailable')).id, 'target-unavailable');
+    assert.equal(categoryOf(undecidedRecord('rate-limited')).id, 'rate-limited');
+    assert.equal(categoryOf(undecidedRecord('suite-error')).id, 'suite-error');
+  });
+
+  test('Allure files the rendered messages where the records put them (its own matching of the same list)', () => {
+    const records = [
+      broken('CUSTOMER-DELETE-404', [{ location: 'status', expected: '404', actual: '200' }]),
+      broken('TXN-CREATE-ECHO', [{ location: 'body /amount', expected: '100', actual: '101' }]),
+      broken('AUTH-DELETE-401', [{ location: 'status', expected: '401', actual: '204' }]),
+      broken('TXN-CREATE-2XX', [{ location: 'status', expected: 'a 2xx', actual: '500' }], { status: 500 }, true),
+    ];
+    for (const record of records)
+      assert.equal(allureCategoryOf(`Error: ${renderVerdict(record)}`).id, categoryOf(record).id, record.rule);
+    assert.equal(allureCategoryOf('Test timeout of 60000ms exceeded.').id, 'suite-error');
   });
 
   test('the categories end in a catch-all, and Allure gets them with its statuses', () => {
@@ -192,15 +207,32 @@ const syntheticRules = [ruleA, ruleB, ruleC];
 const columns = ['deleteCustomer', 'getBalance', 'getCurrency'];
 
 function record(overrides: Partial<TestRecord>): TestRecord {
-  return { title: 't', location: 'x.spec.ts:1', rules: [], outcome: 'passed', requests: [], ...overrides };
+  return { title: 't', location: 'x.spec.ts:1', rules: [], outcome: 'passed', verdicts: [], ...overrides };
 }
 
-const failure = (rulesNamed: string[], unattributed = false): TestRecord['failure'] => ({
-  message: 'Error: RULE-B (inferred) violated by getCurrency: GET /v1/currencies/1 → 500',
-  category: 'non-conformance-status',
-  categoryName: 'Non-conformance: status',
-  rules: rulesNamed,
-  unattributed,
+/** A record of a synthetic rule on one exchange (the catalogue's rules are not needed to compute verdicts). */
+function verdict(
+  ruleId: string,
+  kind: VerdictRecord['kind'],
+  operation: string,
+  status: number,
+  extra: Partial<VerdictRecord> = {},
+): VerdictRecord {
+  return {
+    rule: ruleId,
+    kind,
+    operation,
+    exchange: { operation, method: 'GET', path: `/v1/${operation}/1`, status },
+    violations: kind === 'broken' ? [{ location: 'status', expected: '200', actual: String(status) }] : [],
+    ...extra,
+  };
+}
+
+const undecidedVerdict = (ruleId: string, kind: VerdictRecord['kind'], reason: string): VerdictRecord => ({
+  rule: ruleId,
+  kind,
+  violations: [],
+  reason,
 });
 
 describe('verdicts', () => {
@@ -211,40 +243,45 @@ describe('verdicts', () => {
     assert.equal(combineVerdicts([]), 'skip');
   });
 
-  test('a failure naming another rule blocks this one; an unattributed failure fails every rule of the test', () => {
-    const blocked = record({ rules: ['RULE-A'], outcome: 'failed', failure: failure(['RULE-B']) });
+  test('a test that broke another rule blocks this one; a rule that held in a failed test holds there', () => {
+    const blocked = record({
+      rules: ['RULE-A'],
+      outcome: 'failed',
+      verdicts: [verdict('RULE-B', 'broken', 'getCurrency', 500, { precondition: true })],
+    });
     assert.equal(outcomeForRule(blocked, 'RULE-A'), 'blocked');
     assert.equal(outcomeForRule(blocked, 'RULE-B'), 'failed');
-    const unknown = record({ rules: ['RULE-A'], outcome: 'failed', failure: failure([], true) });
-    assert.equal(outcomeForRule(unknown, 'RULE-A'), 'failed');
+    assert.ok(rulesOfCase(blocked).has('RULE-B'), 'a precondition it broke counts for its rule');
+    const held = record({
+      rules: ['RULE-A', 'RULE-B'],
+      outcome: 'failed',
+      verdicts: [verdict('RULE-A', 'held', 'getBalance', 200), verdict('RULE-B', 'broken', 'getCurrency', 500)],
+    });
+    assert.equal(outcomeForRule(held, 'RULE-A'), 'passed');
+    assert.equal(outcomeForRule(held, 'RULE-B'), 'failed');
+    const heldPrecondition = record({
+      rules: ['RULE-A'],
+      verdicts: [verdict('RULE-B', 'held', 'getCurrency', 200, { precondition: true })],
+    });
+    assert.ok(!rulesOfCase(heldPrecondition).has('RULE-B'), 'a precondition that held is not a check of its rule');
+  });
+
+  test('a failed test with no record names no rule: an error of the suite, never a broken rule', () => {
+    const unknown = record({ rules: ['RULE-A'], outcome: 'failed', error: 'Test timeout of 60000ms exceeded.' });
+    assert.equal(outcomeForRule(unknown, 'RULE-A'), 'suite-error');
   });
 });
 
-/** A failure that names no rule, of a category that is not a verdict on the target. */
-const undecided = (category: 'target-unavailable' | 'rate-limited' | 'suite-error'): TestRecord['failure'] => ({
-  message: {
-    'target-unavailable':
-      'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); ' +
-      'not repeated because it may have created something',
-    'rate-limited': 'rate limited: GET /v1/balances/1 answered 429 on 4 attempts',
-    'suite-error': 'Test timeout of 60000ms exceeded.',
-  }[category],
-  category,
-  categoryName: category,
-  rules: [],
-  unattributed: true,
-});
-
-describe('verdicts that are not a verdict on the target (issue 13, item 4)', () => {
+describe('verdicts that are not a verdict on the target', () => {
   test('a transport fault, a rate limit or an error of the suite never reads as a broken rule', () => {
-    for (const [category, expected] of [
-      ['target-unavailable', 'unavailable'],
-      ['rate-limited', 'rate-limited'],
-      ['suite-error', 'suite-error'],
-    ] as const) {
-      const test = record({ rules: ['RULE-A', 'RULE-B'], outcome: 'failed', failure: undecided(category) });
-      assert.equal(outcomeForRule(test, 'RULE-A'), expected);
-      assert.equal(combineVerdicts([outcomeForRule(test, 'RULE-B')]), expected);
+    for (const kind of ['unavailable', 'rate-limited', 'suite-error'] as const) {
+      const test = record({
+        rules: ['RULE-A', 'RULE-B'],
+        outcome: 'failed',
+        verdicts: [undecidedVerdict('RULE-A', kind, 'x'), undecidedVerdict('RULE-B', kind, 'x')],
+      });
+      assert.equal(outcomeForRule(test, 'RULE-A'), kind);
+      assert.equal(combineVerdicts([outcomeForRule(test, 'RULE-B')]), kind);
     }
   });
 
@@ -263,7 +300,10 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
     const test = record({
       rules: ['RULE-A', 'RULE-B'],
       outcome: 'failed',
-      failure: { ...failure(['RULE-B'], true)!, unattributedCategory: 'target-unavailable' },
+      verdicts: [
+        verdict('RULE-B', 'broken', 'getCurrency', 500),
+        undecidedVerdict('RULE-A', 'unavailable', 'target unavailable: GET /v1/balances/1 answered 503'),
+      ],
     });
     assert.equal(outcomeForRule(test, 'RULE-B'), 'failed');
     assert.equal(outcomeForRule(test, 'RULE-A'), 'unavailable');
@@ -273,17 +313,15 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
     const test = record({
       rules: ['RULE-A'],
       outcome: 'skipped',
-      skipReason:
-        'target unavailable: not sent (GET /v1/balances/1); the target was found unreachable earlier in this run',
+      verdicts: [undecidedVerdict('RULE-A', 'unavailable', 'target unavailable: not sent (GET /v1/balances/1)')],
     });
     assert.equal(outcomeForRule(test, 'RULE-A'), 'unavailable');
-    assert.equal(
-      outcomeForRule(
-        record({ rules: ['RULE-A'], outcome: 'skipped', skipReason: 'writes are off on a live target' }),
-        'RULE-A',
-      ),
-      'skipped',
-    );
+    const skipped = record({
+      rules: ['RULE-A'],
+      outcome: 'skipped',
+      verdicts: [undecidedVerdict('RULE-A', 'skipped', 'writes are off on a live target')],
+    });
+    assert.equal(outcomeForRule(skipped, 'RULE-A'), 'skipped');
   });
 
   test('matrix, coverage and their Markdown: own symbols, counted apart, explained in the legend', () => {
@@ -292,11 +330,24 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
         title: 'a unavailable',
         rules: ['RULE-A'],
         outcome: 'failed',
-        failure: undecided('target-unavailable'),
-        requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 503 }],
+        verdicts: [
+          verdict('RULE-A', 'unavailable', 'getBalance', 503, {
+            reason: 'target unavailable: POST /v1/transactions answered 503 (no Retry-After)',
+          }),
+        ],
       }),
-      record({ title: 'b rate limited', rules: ['RULE-B'], outcome: 'failed', failure: undecided('rate-limited') }),
-      record({ title: 'c suite error', rules: ['RULE-C'], outcome: 'failed', failure: undecided('suite-error') }),
+      record({
+        title: 'b rate limited',
+        rules: ['RULE-B'],
+        outcome: 'failed',
+        verdicts: [undecidedVerdict('RULE-B', 'rate-limited', 'rate limited: answered 429 on 4 attempts')],
+      }),
+      record({
+        title: 'c suite error',
+        rules: ['RULE-C'],
+        outcome: 'failed',
+        error: 'Test timeout of 60000ms exceeded.',
+      }),
     ];
     const matrix = buildMatrix(syntheticRules, columns, tests);
     assert.deepEqual(
@@ -335,10 +386,11 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
       coverageText,
       new RegExp(
         String.raw`^\| RULE-A \| documented \| 🔌 target unavailable \| 🔌 a unavailable \| ` +
-          'target-unavailable: target unavailable: POST',
+          'Target unavailable: target unavailable: POST',
         'm',
       ),
     );
+    assert.match(coverageText, /^\| RULE-C .*Errors of the suite: Test timeout of 60000ms exceeded\. \|$/m);
     assert.match(
       coverageText,
       /3 rules: 0 pass, 0 fail, 1 suite error, 1 target unavailable, 1 rate limited, 0 skip, 0 not covered/,
@@ -359,7 +411,11 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
         title: 'open input',
         rules: ['RULE-A'],
         outcome: 'passed',
-        lenient: [{ rule: 'RULE-A', note: 'POST /v1/transactions → 201: /amount = "1500" (string) accepted' }],
+        verdicts: [
+          verdict('RULE-A', 'lenient', 'getBalance', 201, {
+            lenient: 'POST /v1/transactions → 201: /amount = "1500" (string) accepted',
+          }),
+        ],
       }),
       record({ title: 'other', rules: ['RULE-B'], outcome: 'passed' }),
     ];
@@ -389,38 +445,6 @@ describe('verdicts that are not a verdict on the target (issue 13, item 4)', () 
       /^collect-conformance: warning: 1 rule\(s\) passed only through a lenient reading .*\n {2}🟡 RULE-A: POST/,
     );
     assert.equal(strictWarning(buildCoverage(syntheticRules, [tests[1]!])), null);
-    const recorded = recordOf(
-      fakeTest({
-        title: 't',
-        rules: ['RULE-A'],
-        outcome: 'expected',
-        status: 'passed',
-        statuses: [],
-        errors: [],
-        lenient: ['RULE-A: POST /v1/transactions → 201: accepted'],
-      }),
-      '/project',
-    );
-    assert.deepEqual(recorded.lenient, [{ rule: 'RULE-A', note: 'POST /v1/transactions → 201: accepted' }]);
-  });
-
-  test('the reporter classifies a transport failure from its message (end to end on a fake test)', () => {
-    const recorded = recordOf(
-      fakeTest({
-        title: 'created',
-        rules: ['TXN-CREATE-2XX'],
-        outcome: 'unexpected',
-        status: 'failed',
-        statuses: [],
-        errors: [
-          'TransportError: target unavailable: POST /v1/transactions answered 503 (no Retry-After); ' +
-            'not repeated because it may have created something',
-        ],
-      }),
-      '/project',
-    );
-    assert.equal(recorded.failure?.unattributedCategory, 'target-unavailable');
-    assert.equal(outcomeForRule(recorded, 'TXN-CREATE-2XX'), 'unavailable');
   });
 });
 
@@ -429,17 +453,13 @@ describe('conformance matrix and rule coverage', () => {
     record({
       title: 'a on balance',
       rules: ['RULE-A'],
-      requests: [{ operation: 'getBalance', method: 'GET', path: '/balances/1', status: 200 }],
+      verdicts: [verdict('RULE-A', 'held', 'getBalance', 200)],
     }),
     record({
       title: 'a on currency',
       rules: ['RULE-A'],
       outcome: 'failed',
-      failure: failure(['RULE-A']),
-      requests: [
-        { operation: 'getCurrency', method: 'GET', path: '/currencies/1', status: 500 },
-        { operation: 'getCurrency', method: 'GET', path: '/currencies/1', status: 200 },
-      ],
+      verdicts: [verdict('RULE-A', 'held', 'getCurrency', 200), verdict('RULE-A', 'broken', 'getCurrency', 500)],
     }),
     record({ title: 'b skipped', rules: ['RULE-B'], outcome: 'skipped' }),
   ];
@@ -504,37 +524,32 @@ describe('conformance matrix and rule coverage', () => {
     assert.match(matrix, /^\| RULE-A \| documented \| {2}\| ✅ 200 \| ❌ 200, 500 \|$/m);
     assert.match(matrix, /^\| RULE-B \| inferred \| {2}\| {2}\| ⏭️ \|$/m);
     assert.match(matrix, /^\| RULE-C \| inferred \| ⚠️ not covered \| {2}\| {2}\|$/m);
-    const coverage = renderCoverageMarkdown(buildCoverage(syntheticRules, tests), header);
+    assert.equal(cell('a | b\nc'), 'a \\| b c');
+    assert.equal(firstLine('x\ny'), 'x');
+  });
+
+  test('the coverage of a real rule names its broken record; a skipped one says why', () => {
+    const header: RunHeader = { target: 't', environment: 'sandbox', runId: 'r', finishedAt: 'f' };
+    const failing = broken('CUSTOMER-DELETE-404', [{ location: 'status', expected: '404', actual: '200' }]);
+    const coverage = buildCoverage(rules, [
+      record({ title: 'unknown id', rules: ['CUSTOMER-DELETE-404'], outcome: 'failed', verdicts: [failing] }),
+      record({
+        title: 'second account',
+        rules: ['ACCOUNT-DATA-OWN'],
+        outcome: 'skipped',
+        verdicts: [undecidedVerdict('ACCOUNT-DATA-OWN', 'skipped', 'PCS_SECOND_SECRET_KEY is not set')],
+      }),
+    ]);
+    const text = renderCoverageMarkdown(coverage, header);
     assert.match(
-      coverage,
+      text,
       new RegExp(
-        String.raw`^\| RULE-A \| documented \| ❌ fail \| a on balance<br>❌ a on currency \| ` +
-          String.raw`Non-conformance: status: RULE-B \(inferred\) violated by`,
+        String.raw`^\| CUSTOMER-DELETE-404 \| documented \| ❌ fail \| ❌ unknown id \| Non-conformance: status: ` +
+          String.raw`CUSTOMER-DELETE-404 \(documented\) violated by deleteCustomer: DELETE /v1/customers/7 → 200 \|$`,
         'm',
       ),
     );
-    assert.match(coverage, /Rules no test covers: RULE-C\./);
-    assert.equal(cell('a | b\nc'), 'a \\| b c');
-    assert.equal(firstLine('PreconditionError: x\ny'), 'x');
-  });
-});
-
-describe('status annotations', () => {
-  test('parses what support/http/client.ts records, ignores anything else', () => {
-    assert.deepEqual(parseStatusAnnotation('getPaymentLink POST /transactions/12/token → 200'), {
-      operation: 'getPaymentLink',
-      method: 'POST',
-      path: '/transactions/12/token',
-      status: 200,
-    });
-    assert.equal(parseStatusAnnotation('documented'), undefined);
-    assert.equal(
-      recordedRequests([
-        { type: 'rule', description: 'X' },
-        { type: 'status', description: 'getBalance GET /balances/1 → 404' },
-      ]).length,
-      1,
-    );
+    assert.match(text, /^\| ACCOUNT-DATA-OWN .*skipped: PCS_SECOND_SECRET_KEY is not set \|$/m);
   });
 });
 
@@ -544,15 +559,17 @@ function fakeTest(options: {
   rules: string[];
   outcome: 'expected' | 'unexpected' | 'skipped' | 'flaky';
   status: 'passed' | 'failed' | 'skipped';
-  statuses: string[];
+  records?: VerdictRecord[];
   errors?: string[];
-  lenient?: string[];
+  skip?: string;
 }): TestCase {
+  const body: VerdictAttachmentBody = { version: 1, records: options.records ?? [] };
   const fake = {
     title: options.title,
     annotations: [
       { type: 'kind', description: 'documented' },
       ...options.rules.map((id) => ({ type: 'rule', description: id })),
+      ...(options.skip === undefined ? [] : [{ type: 'skip', description: options.skip }]),
     ],
     location: { file: '/project/tests/conformance/x.spec.ts', line: 3, column: 1 },
     titlePath: () => ['', 'conformance', 'x.spec.ts', 'describe', options.title],
@@ -560,10 +577,9 @@ function fakeTest(options: {
     results: [
       {
         status: options.status,
-        annotations: [
-          ...options.statuses.map((description) => ({ type: 'status', description })),
-          ...(options.lenient ?? []).map((description) => ({ type: 'lenient', description })),
-        ],
+        annotations: [],
+        attachments:
+          options.records === undefined ? [] : [{ ...verdictAttachment, body: Buffer.from(JSON.stringify(body)) }],
         errors: (options.errors ?? []).map((message) => ({ message })),
       },
     ],
@@ -577,30 +593,47 @@ describe('the Playwright reporter', () => {
     for (const directory of made.splice(0)) rmSync(directory, { recursive: true, force: true });
   });
 
-  test('records a test: rules, requests of its last attempt, failure with category and rules named, key masked', () => {
+  test('records a test: rules, the records of its last attempt with their source, its error masked', () => {
+    const failing = broken('CUSTOMER-DELETE-404', [{ location: 'status', expected: '404', actual: '200' }], {
+      url: 'http://127.0.0.1:4010/v1/customers/9',
+    });
     const test = fakeTest({
       title: 'unknown id',
       rules: ['CUSTOMER-DELETE-404'],
       outcome: 'unexpected',
       status: 'failed',
-      statuses: ['deleteCustomer DELETE /customers/9 → 200'],
-      errors: [
-        `\u001b[31mError: CUSTOMER-DELETE-404 (documented) violated by deleteCustomer: ` +
-          `DELETE /v1/customers/9 → 200\n  at status: expected 404, actual 200\n  key ${secret}\u001b[39m`,
-      ],
+      records: [failing],
+      errors: [`\u001b[31mError: something else\n  key ${secret}\u001b[39m`],
     });
     const recorded = recordOf(test, '/project');
     assert.equal(recorded.title, 'describe › unknown id');
     assert.equal(recorded.location, 'tests/conformance/x.spec.ts:3');
     assert.deepEqual(recorded.rules, ['CUSTOMER-DELETE-404']);
-    assert.deepEqual(recorded.requests, [
-      { operation: 'deleteCustomer', method: 'DELETE', path: '/customers/9', status: 200 },
-    ]);
-    assert.equal(recorded.failure?.category, 'non-conformance-status');
-    assert.deepEqual(recorded.failure?.rules, ['CUSTOMER-DELETE-404']);
-    assert.ok(!recorded.failure?.message.includes(secret), 'the key is masked');
-    assert.ok(!recorded.failure?.message.includes('\u001b['), 'ANSI codes are removed');
+    assert.deepEqual(requestsOf(recorded), [{ operation: 'deleteCustomer', status: 200 }]);
+    assert.deepEqual(recorded.verdicts[0]?.source, {
+      kind: 'test',
+      title: 'describe › unknown id',
+      location: 'tests/conformance/x.spec.ts:3',
+    });
+    assert.equal(outcomeForRule(recorded, 'CUSTOMER-DELETE-404'), 'failed');
+    assert.ok(!recorded.error?.includes(secret), 'the key is masked');
+    assert.ok(!recorded.error?.includes('\u001b['), 'ANSI codes are removed');
     assert.equal(stripAnsi('\u001b[2ma\u001b[22m'), 'a');
+  });
+
+  test('a test skipped before its fixtures ran is skipped for its rules, with its own reason', () => {
+    const recorded = recordOf(
+      fakeTest({
+        title: 's',
+        rules: ['BALANCE-2XX'],
+        outcome: 'skipped',
+        status: 'skipped',
+        skip: 'PCS_BALANCE_ID is not set',
+      }),
+      '/project',
+    );
+    assert.equal(outcomeForRule(recorded, 'BALANCE-2XX'), 'skipped');
+    assert.equal(recorded.verdicts[0]?.reason, 'PCS_BALANCE_ID is not set');
   });
 
   const writesFilesTitle =
@@ -614,15 +647,20 @@ describe('the Playwright reporter', () => {
     process.env.GITHUB_STEP_SUMMARY = summary;
     try {
       const reporter = new ConformanceReporter({ outputDir: join(directory, 'out') });
+      const held = checkRecord(
+        'CUSTOMER-DELETE-204',
+        exchange({ status: 204, url: 'http://127.0.0.1:4010/v1/customers/1' }),
+        [],
+      );
       const tests = [
         fakeTest({
           title: 'deleted',
           rules: ['CUSTOMER-DELETE-204'],
           outcome: 'expected',
           status: 'passed',
-          statuses: ['deleteCustomer DELETE /customers/1 → 204'],
+          records: [held],
         }),
-        fakeTest({ title: 'skipped', rules: ['BALANCE-2XX'], outcome: 'skipped', status: 'skipped', statuses: [] }),
+        fakeTest({ title: 'skipped', rules: ['BALANCE-2XX'], outcome: 'skipped', status: 'skipped' }),
       ];
       const suite = { allTests: () => tests } as unknown as Suite;
       reporter.onBegin({ rootDir: '/project' } as FullConfig, suite);

@@ -1,6 +1,6 @@
 /**
  * The summary that ends a run (reporters/run-summary.ts), and failures about the target without
- * the suite's stack frames (support/judgment/frameless.ts): issue 21, item 5.
+ * the suite's stack frames (support/judgment/frameless.ts).
  *
  *   node --import tsx --test tests/unit/run-summary.test.ts
  */
@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Rule } from '../../contract/rules.ts';
 import { buildCoverage, totalsOf, type TestRecord } from '../../reporters/conformance-model.ts';
-import { failureGist, renderRunSummary } from '../../reporters/run-summary.ts';
+import { renderRunSummary } from '../../reporters/run-summary.ts';
+import type { VerdictRecord } from '../../support/judgment/verdict-record.ts';
 import { withoutFrames, withoutSuiteFrames } from '../../support/judgment/frameless.ts';
 
 const rule = (id: string, operations: Rule['operations']): Rule => ({
@@ -20,31 +21,24 @@ const rule = (id: string, operations: Rule['operations']): Rule => ({
   reference: 'r',
 });
 const rules = [rule('TXN-CREATE-ECHO', ['createTransaction']), rule('LINK-2XX', ['getPaymentLink'])];
-const echoMessage =
-  'Error: TXN-CREATE-ECHO (documented) violated by createTransaction: POST /v1/transactions → 201\n' +
-  '  at body /amount: expected 100 (number), actual 101 (number)\n  rule: ...';
-const failed = (title: string, message: string, named: string[]): TestRecord => ({
+const echoBroken = (precondition: boolean): VerdictRecord => ({
+  rule: 'TXN-CREATE-ECHO',
+  kind: 'broken',
+  ...(precondition ? { precondition: true } : {}),
+  operation: 'createTransaction',
+  exchange: { operation: 'createTransaction', method: 'POST', path: '/v1/transactions', status: 201 },
+  violations: [{ location: 'body /amount', expected: '100 (number)', actual: '101 (number)' }],
+});
+const failed = (title: string, precondition: boolean): TestRecord => ({
   title,
   location: 'x.spec.ts:1',
-  rules: ['TXN-CREATE-ECHO', 'LINK-2XX'].filter((id) => named.includes(id) || title.includes('link')),
+  rules: precondition ? ['LINK-2XX'] : ['TXN-CREATE-ECHO'],
   outcome: 'failed',
-  requests: [],
-  failure: {
-    message,
-    category: 'non-conformance-schema',
-    categoryName: 'Non-conformance: schema',
-    rules: named,
-    unattributed: false,
-    ruleMessages: Object.fromEntries(named.map((id) => [id, message])),
-  },
+  verdicts: [echoBroken(precondition)],
 });
 
 test('a broken rule is one line: rule, operation, first location with expected and actual, how many tests', () => {
-  const records = [
-    failed('echo one', echoMessage, ['TXN-CREATE-ECHO']),
-    failed('echo two', echoMessage, ['TXN-CREATE-ECHO']),
-    failed('a link', `precondition failed: ${echoMessage.replace('Error: ', '')}`, ['TXN-CREATE-ECHO']),
-  ];
+  const records = [failed('echo one', false), failed('echo two', false), failed('a link', true)];
   const lines = renderRunSummary(buildCoverage(rules, records), records, totalsOf(records), {
     matrix: 'reports/conformance-matrix.md',
     coverage: 'reports/rule-coverage.md',
@@ -64,7 +58,7 @@ test('a broken rule is one line: rule, operation, first location with expected a
 
 test('a clean run says so in its first line', () => {
   const records: TestRecord[] = [
-    { title: 'ok', location: 'x:1', rules: ['LINK-2XX'], outcome: 'passed', requests: [] },
+    { title: 'ok', location: 'x:1', rules: ['LINK-2XX'], outcome: 'passed', verdicts: [] },
   ];
   const lines = renderRunSummary(buildCoverage(rules, records), records, totalsOf(records), {
     matrix: 'm',
@@ -73,18 +67,6 @@ test('a clean run says so in its first line', () => {
     allureResults: 'a',
   });
   assert.equal(lines[0], 'collect-conformance: summary: no rule broken; 1 test: 1 passed, 0 failed, 0 skipped');
-});
-
-test('the gist of a failure message, also after a property header', () => {
-  assert.deepEqual(failureGist(echoMessage), {
-    operation: 'createTransaction',
-    request: 'POST /v1/transactions → 201',
-    where: 'body /amount: expected 100 (number), actual 101 (number)',
-  });
-  assert.equal(
-    failureGist('property "x" failed\nRULE (inferred) violated by getBalance: GET /v1/b → 500').operation,
-    'getBalance',
-  );
 });
 
 test("an assertion about the target carries no frame of the suite's files", () => {
@@ -102,7 +84,7 @@ test('rules whose every test was skipped are named as not checked', () => {
     location: 'accounts.spec.ts:1',
     rules: ['LINK-2XX'],
     outcome: 'skipped',
-    requests: [],
+    verdicts: [],
   };
   const coverage = buildCoverage(rules, [skippedRecord]);
   const lines = renderRunSummary(coverage, [skippedRecord], totalsOf([skippedRecord]), {

@@ -5,9 +5,10 @@
  * with its own Date header passes; one whose timestamps are an hour off its own clock (local time
  * written as UTC, a wrong zone) does not.
  */
-import { describeValue, escapePointerToken, valueAtPointer } from '../../contract/json-pointer.ts';
-import type { Exchange } from '../http/exchange.ts';
-import type { Violation } from './checks.ts';
+import { describeValue, escapePointerToken, valueAtPointer } from '../../../contract/json-pointer.ts';
+import type { Exchange } from '../../http/exchange.ts';
+import { registered, type RegisteredCheck } from './define.ts';
+import type { Violation } from '../checks.ts';
 
 /** The worker's start on the suite's clock: nothing this process created can be older. */
 const processStartedAt = Date.now() - performance.now();
@@ -116,3 +117,14 @@ export function timesInOrder(exchange: Pick<Exchange, 'json'>): Violation[] {
   }
   return violations;
 }
+
+export const timeChecks = (): RegisteredCheck[] => [
+  registered('TIME-NOW', ['createTransaction', 'sendTransaction'], (exchange, _context, settings) =>
+    createdNow(
+      exchange,
+      settings.clockToleranceSeconds,
+      exchange.operation === 'createTransaction' ? 'now' : 'this-run',
+    ),
+  ),
+  registered('TIME-ORDER', ['createTransaction', 'sendTransaction', 'getBalance', 'getCurrency'], timesInOrder),
+];

@@ -15,10 +15,11 @@
  * text, a replaced or removed character that is not white space at an end, a dropped query string
  * or another number is another value.
  */
-import { describeValue } from '../../contract/json-pointer.ts';
-import { valueAtPointer } from '../../contract/json-pointer.ts';
-import type { Violation } from './checks.ts';
-import type { Exchange } from '../http/exchange.ts';
+import { describeValue } from '../../../contract/json-pointer.ts';
+import { valueAtPointer } from '../../../contract/json-pointer.ts';
+import type { Violation } from '../checks.ts';
+import type { Exchange } from '../../http/exchange.ts';
+import { registered, type RegisteredCheck } from './define.ts';
 
 /** Fields of a creation body whose value the created transaction carries. */
 export const echoedFields = ['amount', 'description', 'callback_url'] as const;
@@ -116,3 +117,9 @@ export function echoViolations(exchange: Pick<Exchange, 'json'>, read: Record<st
   }
   return violations;
 }
+
+export const echoChecks = (): RegisteredCheck[] => [
+  registered('TXN-CREATE-ECHO', ['createTransaction'], (exchange, { read }) =>
+    read === undefined ? undefined : echoViolations(exchange, read),
+  ),
+];

@@ -1,0 +1,41 @@
+/**
+ * What a payment link owes beyond its shape: its token as a JSON string (LINK-TOKEN-STRING, whatever
+ * the send shape types it as) and its url as an absolute URL (LINK-URL-ABSOLUTE).
+ */
+import { describeValue, valueAtPointer } from '../../../contract/json-pointer.ts';
+import type { Exchange } from '../../http/exchange.ts';
+import type { Violation } from '../checks.ts';
+import { registered, type RegisteredCheck } from './define.ts';
+
+/**
+ * The value at a JSON pointer is an absolute URL: a scheme followed by what a URL parser
+ * accepts. Any scheme passes (https, http, or an app's deep link such as momo://): the
+ * reference says only that it is the payment link; a relative path is not a link.
+ */
+export function bodyValueIsAbsoluteUrl(exchange: Pick<Exchange, 'json'>, pointer: string): Violation[] {
+  const value = valueAtPointer(exchange.json, pointer);
+  let absolute = false;
+  if (typeof value === 'string' && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) {
+    try {
+      absolute = new URL(value).href.length > 0;
+    } catch {
+      absolute = false;
+    }
+  }
+  return absolute
+    ? []
+    : [{ location: `body ${pointer}`, expected: 'an absolute URL (scheme and address)', actual: describeValue(value) }];
+}
+
+/** The value at a JSON pointer is a JSON string (the link operation's token, whatever the send shape says). */
+export function bodyValueIsString(exchange: Pick<Exchange, 'json'>, pointer: string): Violation[] {
+  const value = valueAtPointer(exchange.json, pointer);
+  return typeof value === 'string'
+    ? []
+    : [{ location: `body ${pointer}`, expected: 'a JSON string', actual: describeValue(value) }];
+}
+
+export const paymentLinkChecks = (): RegisteredCheck[] => [
+  registered('LINK-TOKEN-STRING', ['getPaymentLink'], (exchange) => bodyValueIsString(exchange, '/token')),
+  registered('LINK-URL-ABSOLUTE', ['getPaymentLink'], (exchange) => bodyValueIsAbsoluteUrl(exchange, '/url')),
+];
