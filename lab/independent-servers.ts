@@ -141,6 +141,16 @@ function phpStack(name: string, keyPart: string): Stack {
   };
 }
 
+/** A server its run.sh starts (it builds what it needs itself), on a runtime the probe command checks. */
+function scriptStack(name: string, keyPart: string, probe: string[], debianPackage: string): Stack {
+  return {
+    name,
+    requires: { command: probe, package: debianPackage },
+    prepare: (dir) => [join(dir, 'run.sh')],
+    keys: { own: `sk_sandbox_independent_${keyPart}_0001`, second: `sk_sandbox_independent_${keyPart}_0002` },
+  };
+}
+
 /** The servers, each written by its own session from the reference alone (its README says how it chose). */
 const stacks: Stack[] = [
   goStack('go', 'go'),
@@ -153,6 +163,19 @@ const stacks: Stack[] = [
   pythonStack('python-stdlib', 'pystd', 'json', 'python3'),
   pythonStack('flask', 'flask', 'flask', 'python3-flask'),
   nodeStack('fastify-schemas', 'fastify'),
+  scriptStack(
+    'django-drf',
+    'django',
+    ['/usr/bin/python3', '-c', 'import django, rest_framework'],
+    'python3-django python3-djangorestframework',
+  ),
+  scriptStack(
+    'java-jackson',
+    'java',
+    ['sh', '-c', 'javac -version && test -f /usr/share/java/jackson-databind.jar'],
+    'openjdk-17-jdk-headless libjackson2-databind-java',
+  ),
+  scriptStack('perl-mojolicious', 'perl', ['perl', '-MMojolicious', '-e', '1'], 'libmojolicious-perl'),
 ];
 
 interface Options {
