@@ -176,6 +176,12 @@ const stacks: Stack[] = [
     'openjdk-17-jdk-headless libjackson2-databind-java',
   ),
   scriptStack('perl-mojolicious', 'perl', ['perl', '-MMojolicious', '-e', '1'], 'libmojolicious-perl'),
+  scriptStack(
+    'rails',
+    'rails',
+    ['ruby', '-e', 'require "rails"; require "sqlite3"; require "puma"'],
+    'ruby-rails ruby-sqlite3 puma',
+  ),
 ];
 
 interface Options {

@@ -77,6 +77,9 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
+    # JSON only: with DRF's default BrowsableAPIRenderer, a request accepting text/html (a browser's Accept) was
+    # answered 500 by the generic views that have no queryset (found by collect-conformance's REQUEST-FORM-NOT-5XX).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
 }
 
 # Unhandled exceptions are logged to stderr even with DEBUG off.

@@ -1,0 +1,1 @@
+Rails.application.config.filter_parameters += [:token, :api_key, :secret]
