@@ -81,8 +81,3 @@ export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
   }
   return { flags, rest: [] };
 }
-
-export const positiveIntegerCheck = (value: string): string | undefined =>
-  /^\d{1,15}$/.test(value) && Number(value) >= 1
-    ? undefined
-    : `must be a positive integer, got "${value.slice(0, 40)}"`;
