@@ -8,6 +8,8 @@ import { defineConfig } from '@playwright/test';
 import { loadDotEnv, orExitOnConfigError, workersSetting } from './support/lifecycle/config.ts';
 import { refuseLeakingDiagnostics } from './support/lifecycle/debug-guard.ts';
 import { allureResultsDirOf, outputRootOf, prepareOutputDirectory } from './support/lifecycle/output-directory.ts';
+import { readSetting } from './support/lifecycle/read-setting.ts';
+import { settings } from './support/lifecycle/settings.ts';
 import { handleTerminationGracefully } from './support/lifecycle/termination.ts';
 import { allureCategories, environmentInfo } from './support/reporting/allure.ts';
 
@@ -20,6 +22,7 @@ const workers = orExitOnConfigError(() => workersSetting());
 const outputRoot = orExitOnConfigError(() => prepareOutputDirectory(outputRootOf(), 'PCS_OUTPUT_DIR'));
 // Inside the output directory unless ALLURE_RESULTS_DIR says otherwise: every artefact of a run lives under it.
 const allureResultsDir = orExitOnConfigError(() => prepareOutputDirectory(allureResultsDirOf(), 'ALLURE_RESULTS_DIR'));
+const blobDir = readSetting(process.env, settings.blobDir);
 // SIGTERM (timeout, docker stop, Kubernetes), SIGHUP and a vanished
 // parent end the run as Ctrl-C does: global teardown runs.
 handleTerminationGracefully();
@@ -58,9 +61,7 @@ export default defineConfig({
     ['./reporters/conformance-reporter.ts', { outputDir: outputRoot }],
     // Sharded CI runs (npm run conformance:shard sets PCS_BLOB_DIR):
     // a blob report per shard, merged by npm run report:merge.
-    ...(process.env.PCS_BLOB_DIR
-      ? [['blob', { outputDir: process.env.PCS_BLOB_DIR }] as ['blob', { outputDir: string }]]
-      : []),
+    ...(blobDir !== undefined ? [['blob', { outputDir: blobDir }] as ['blob', { outputDir: string }]] : []),
   ],
   use: {
     // Traces record request headers; they stay off so that the key cannot leak through them.

@@ -1,7 +1,11 @@
 /**
  * Command-line flags of collect-conformance, parsed strictly: an unknown flag, a missing
- * value or a malformed one is a UsageError with a one-line message (exit code 2).
+ * value or a malformed one is a UsageError with a one-line message (exit code 2). An unknown
+ * flag gets the nearest known one suggested. What was typed is repeated in a message only
+ * when it cannot be a key: a key typed where a flag or a value belongs must not be printed.
  */
+import { nearestName } from '../support/lifecycle/nearest-name.ts';
+import { looksLikeKey } from '../support/lifecycle/setting-values.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -15,12 +19,32 @@ export interface FlagSpec {
   check?: (value: string) => string | undefined;
   /** May be given more than once (--operation a --operation b): the values are joined with commas. */
   repeatable?: boolean;
+  /**
+   * Recognised only to be refused with this reason (a flag that would carry a key): its value, given
+   * or not, is never read.
+   */
+  refused?: string;
 }
 
 export interface ParsedArgs {
   flags: Map<string, string | true>;
   /** Arguments after `--`, passed through untouched. */
   rest: string[];
+}
+
+/** A stray argument, quoted only when it is plainly a word, a number or a path. */
+function strayArgument(arg: string): string {
+  return /^[A-Za-z0-9._/:@-]{1,60}$/.test(arg) && !looksLikeKey(arg)
+    ? `unexpected argument "${arg}" (see --help)`
+    : 'unexpected argument (not shown: it may be a secret; see --help)';
+}
+
+/** A flag that is not one, with the nearest that is. */
+function unknownFlag(name: string, specs: readonly FlagSpec[]): string {
+  const known = specs.filter((spec) => spec.refused === undefined).map((spec) => spec.name);
+  const nearest = nearestName(name, known, (text) => text.toLowerCase());
+  const shownName = looksLikeKey(name) ? '(not shown: it looks like a key)' : `--${name.slice(0, 40)}`;
+  return `unknown flag ${shownName}${nearest ? `; did you mean --${nearest}?` : ''} (see --help)`;
 }
 
 export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
@@ -31,11 +55,12 @@ export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
     const arg = argv[index]!;
     index += 1;
     if (arg === '--') return { flags, rest: argv.slice(index) };
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg.slice(0, 60)}" (see --help)`);
+    if (!arg.startsWith('--')) throw new UsageError(strayArgument(arg));
     const equals = arg.indexOf('=');
     const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
     const spec = byName.get(name);
-    if (!spec) throw new UsageError(`unknown flag --${name.slice(0, 40)} (see --help)`);
+    if (!spec) throw new UsageError(unknownFlag(name, specs));
+    if (spec.refused !== undefined) throw new UsageError(`--${name}: ${spec.refused}`);
     if (flags.has(name) && !spec.repeatable) throw new UsageError(`--${name} is given twice`);
     if (!spec.value) {
       if (equals !== -1) throw new UsageError(`--${name} takes no value`);
@@ -56,8 +81,3 @@ export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
   }
   return { flags, rest: [] };
 }
-
-export const positiveIntegerCheck = (value: string): string | undefined =>
-  /^\d{1,15}$/.test(value) && Number(value) >= 1
-    ? undefined
-    : `must be a positive integer, got "${value.slice(0, 40)}"`;

@@ -1,4 +1,43 @@
-/** The --help text: flags, variables and exit codes (a public interface). */
+/**
+ * The --help text: flags, variables and exit codes (a public interface). The run flags and their
+ * variables are printed from the settings table (support/lifecycle/settings.ts); the rest is written here.
+ */
+import { isSetting, sections, tableRows, valueFlagName, type TableRow } from '../support/lifecycle/settings.ts';
+import { defaultMarkdown, flagUsage, flagVariable, plainText, wrapWords } from '../support/lifecycle/setting-texts.ts';
+
+const width = 118;
+
+function flagLine(row: TableRow, flagWidth: number, variableWidth: number): string[] {
+  const fallback = isSetting(row) ? defaultMarkdown(row) : undefined;
+  const summary = plainText(row.summary) + (fallback !== undefined ? ` (default: ${plainText(fallback)})` : '');
+  const left = `  ${flagUsage(row).padEnd(flagWidth)} ${(flagVariable(row) ?? '(flag only)').padEnd(variableWidth)} `;
+  const [first = '', ...more] = wrapWords(summary, width - left.length);
+  return [`${left}${first}`, ...more.map((line) => `${' '.repeat(left.length)}${line}`)];
+}
+
+/** The run flags, by section, each with its variable and default. */
+export function runFlagsHelp(): string {
+  const flagWidth = Math.max(...tableRows.map((row) => flagUsage(row).length));
+  const variableWidth = Math.max(...tableRows.map((row) => (flagVariable(row) ?? '(flag only)').length));
+  const lines: string[] = [];
+  for (const [section, title] of Object.entries(sections)) {
+    const rows = tableRows.filter((row) => row.section === section);
+    if (rows.length === 0) continue;
+    lines.push(` ${title}:`);
+    for (const row of rows) lines.push(...flagLine(row, flagWidth, variableWidth));
+  }
+  const refused = tableRows.filter(isSetting).filter((row) => row.secret === true);
+  lines.push(
+    ...wrapWords(
+      `${refused.map((row) => `--${valueFlagName(row)}`).join(' and ')} are refused: keys are read from ` +
+        'variables (the flags above name them), never typed on a command line, where shell history and process ' +
+        'lists keep them.',
+      width - 2,
+    ).map((line) => `  ${line}`),
+  );
+  return lines.join('\n');
+}
+
 export const helpText = `collect-conformance: conformance suite for the Payment Collection Service API
 
 Usage:
@@ -8,39 +47,13 @@ Usage:
   collect-conformance rules --show RULE-ID [--json]
   collect-conformance --help | --version
 
-Run flags (each maps onto a variable; flags win over the environment, which wins over .env):
-  --base-url URL          PCS_BASE_URL     base address including /v1; unset: the embedded reference mock
-  --secret-key-env NAME   PCS_SECRET_KEY   read the key from environment variable NAME (never pass a key itself)
-  --second-secret-key-env NAME  PCS_SECOND_SECRET_KEY  a key of another account on the same environment, read from
-                          variable NAME (cross-account checks; without it they are skipped, and the summary says so)
-  --environment E         PCS_ENVIRONMENT  sandbox (default) or live (live needs PCS_ALLOW_LIVE=yes)
-  --balance-id N          PCS_BALANCE_ID   a balance id that exists on the target
-  --currency-id N         PCS_CURRENCY_ID  a currency id that exists on the target
-  --runs N                PCS_RUNS         cases per property test
-  --seed S                PCS_SEED         property-test seed (replay)
-  --path P                PCS_PATH         property-test path (replay)
-  --workers N             PCS_WORKERS      parallel workers (default 2)
-  --output DIR            PCS_OUTPUT_DIR   where reports go (default ./reports)
-  --grep PATTERN          run tests whose title or tags match (tags: @documented, @inferred, @quirk, @<RULE-ID>)
-  --operation ID          run every test that calls operation ID (getBalance, createTransaction, ...), property
-                          and stateful tests included; repeatable, or comma-separated
-  --documented-only       run only checks of documented rules (@documented)
-  --strict                PCS_STRICT=yes   inputs the reference leaves open only to a lenient reading (null as
-                          "not given", coercion, another Content-Type, its prose read as a constraint) must be refused
-  --shard i/n             run shard i of n (Playwright sharding)
-  --reporter R            console output: list (default), line or dot (report files are still written);
-                          any other Playwright reporter (json, blob, ...) replaces the configured ones
-  --list                  list the selected tests without running them
-
-Other variables:
-  PCS_CURRENCY_ISO (XOF)  PCS_PAYMENT_MODE (mtn)  PCS_PHONE_NUMBER (+22997000001)  PCS_PHONE_COUNTRY (BJ)
-  PCS_TIMEOUT_MS (15000)  PCS_ALLOW_LIVE  PCS_ALLOW_LIVE_WRITES  PCS_RUN_ID  PCS_MAX_RPS  PCS_RETRIES
-  PCS_PROPERTY_BUDGET_MS  PCS_STRICT (no)  PCS_SHRINK (yes)  PCS_REFERENCE_URL  PCS_SHARD  PCS_BLOB_DIR
-  PCS_CPU_PROFILE (a directory for V8 CPU profiles)  PCS_COST_BREAKDOWN  PCS_IN_FLIGHT (auto)
-  PCS_SECOND_SECRET_KEY  PCS_SECOND_BALANCE_ID (a balance of the second account)  PCS_CLOCK_TOLERANCE_S (120)
+Run flags: each sets the variable beside it (a switch, to the value shown); flags win over the environment,
+which wins over .env. Every variable can be set in the environment or .env instead of its flag.
+${runFlagsHelp()}
 
 A PCS_* variable set but empty, a PCS_* name not listed above, or PCS_SECRET_KEY without PCS_BASE_URL is a
-configuration error (exit 2): unset a variable for its default.
+configuration error (exit 2): unset a variable for its default. An unknown flag or variable gets the nearest
+known one suggested.
 Arguments after -- go to \`playwright test\` and are checked against its options first.
 NODE_DEBUG, NODE_DEBUG_NATIVE and NODE_OPTIONS flags that would print or write the key
 (--report-on-signal, --heapsnapshot-signal, --trace-tls, --inspect, ...) are refused.

@@ -8,28 +8,13 @@
 import { operations } from '../contract/operations.ts';
 import { rules } from '../contract/rules.ts';
 import { UsageError } from './args.ts';
-import { editDistance } from '../support/lifecycle/variable-names.ts';
-
-/** The documented operations (the undocumented helpers are not the reference's). */
-export function operationIds(): string[] {
-  return operations.filter((candidate) => !candidate.undocumented).map((candidate) => candidate.id);
-}
+import { operationList } from '../support/lifecycle/selection-values.ts';
 
 /** The operation ids of repeated or comma-separated --operation values, checked. */
 export function parseOperations(values: readonly string[]): string[] {
-  const known = operationIds();
-  const ids = values.flatMap((value) => value.split(',')).map((value) => value.trim());
-  for (const id of ids) {
-    if (known.includes(id)) continue;
-    const nearest = known
-      .map((candidate) => ({ candidate, distance: editDistance(id.toLowerCase(), candidate.toLowerCase()) }))
-      .sort((a, b) => a.distance - b.distance)[0];
-    const suggestion = nearest && nearest.distance <= 3 ? `; did you mean ${nearest.candidate}?` : '';
-    throw new UsageError(
-      `--operation: unknown operation "${id.slice(0, 40)}"${suggestion} ` + `(operations: ${known.join(', ')})`,
-    );
-  }
-  return [...new Set(ids)];
+  const parsed = operationList(values.join(','));
+  if (!parsed.ok) throw new UsageError(`--operation: ${parsed.problem}`);
+  return parsed.value;
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

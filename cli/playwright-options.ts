@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { UsageError } from './args.ts';
+import { regExpPattern, reporterNames, shard } from '../support/lifecycle/selection-values.ts';
+import { shown } from '../support/lifecycle/setting-values.ts';
 
 const require = createRequire(import.meta.url);
 /** Playwright as @playwright/test loads it (the same copy, wherever npm put it). */
@@ -50,52 +52,43 @@ function builtInReporters(): readonly string[] {
   return (playwrightRequire('playwright/lib/common') as { builtInReporters: readonly string[] }).builtInReporters;
 }
 
-/** Playwright turns --grep, --grep-invert and test filters into regular expressions this way (forceRegExp). */
-export function playwrightRegExp(pattern: string): RegExp {
-  const literal = /^\/(.*)\/([gi]*)$/.exec(pattern);
-  return literal ? new RegExp(literal[1]!, literal[2]) : new RegExp(pattern, 'gi');
-}
-
 export function checkRegExp(pattern: string, what: string): void {
-  try {
-    playwrightRegExp(pattern);
-  } catch (error) {
-    throw new UsageError(
-      `${what}: "${pattern.slice(0, 60)}" is not a valid regular expression ` +
-        `(${(error as Error).message.replace(/^Invalid regular expression: /, '')})`,
-    );
-  }
+  const parsed = regExpPattern(pattern);
+  if (!parsed.ok) throw new UsageError(`${what}: ${parsed.problem}`);
 }
 
 /**
  * A reporter list as Playwright's --reporter takes it (comma-separated): each name is built in,
  * a file relative to the working directory, or a module resolvable from it.
  */
-export function checkReporters(value: string, cwd: string = process.cwd(), what = '--reporter'): void {
-  const names = value.split(',');
-  for (const name of names) {
-    if (name.trim() === '') throw new UsageError(`${what}: an empty reporter name in "${value.slice(0, 60)}"`);
+export function reporterProblem(value: string, cwd: string = process.cwd()): string | undefined {
+  const names = reporterNames(value);
+  if (!names.ok) return names.problem;
+  for (const name of value.split(',')) {
     if (builtInReporters().includes(name) || existsSync(resolve(cwd, name))) continue;
     try {
       createRequire(join(cwd, 'package.json')).resolve(name);
     } catch {
-      throw new UsageError(
-        `${what}: "${name.slice(0, 60)}" is neither a Playwright reporter ` +
-          `(${builtInReporters().join(', ')}) nor a module found from ${cwd}`,
+      return (
+        `${shown(name, 60)} is neither a Playwright reporter ` +
+        `(${builtInReporters().join(', ')}) nor a module found from ${cwd}`
       );
     }
   }
+  return undefined;
+}
+
+export function checkReporters(value: string, cwd: string = process.cwd(), what = '--reporter'): void {
+  const problem = reporterProblem(value, cwd);
+  if (problem !== undefined) throw new UsageError(`${what}: ${problem}`);
 }
 
 const wholeNumber = /^\d{1,9}$/;
 
 /** A shard as --shard takes it (i/n, 1 <= i <= n); Playwright answers a wrong one with an 11-line error. */
 export function shardProblem(value: string): string | undefined {
-  const match = /^(\d+)\/(\d+)$/.exec(value);
-  if (!match) return `must be i/n, e.g. 1/3, got "${value.slice(0, 40)}"`;
-  const index = Number(match[1]);
-  const total = Number(match[2]);
-  return index >= 1 && total >= 1 && index <= total ? undefined : `must satisfy 1 <= i <= n, got ${value.slice(0, 40)}`;
+  const parsed = shard(value);
+  return parsed.ok ? undefined : parsed.problem;
 }
 
 /** Values Playwright would refuse with a stack trace, or misread. */

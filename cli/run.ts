@@ -9,89 +9,29 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ConfigError, configErrorLine, loadConfig, loadDotEnv, workersSetting } from '../support/lifecycle/config.ts';
+import { ConfigError, configErrorLine, loadConfig, loadDotEnv } from '../support/lifecycle/config.ts';
 import { probeRoundTrip, workersForRoundTrip } from '../support/lifecycle/round-trip-probe.ts';
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
 import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
-import { propertyPathPattern, propertySettings } from '../support/generation/property-settings.ts';
-import { inFlightSetting } from '../support/http/in-flight.ts';
+import { readSetting, settingText, validateSettings } from '../support/lifecycle/read-setting.ts';
+import { isConsoleReporter } from '../support/lifecycle/selection-values.ts';
+import { settings } from '../support/lifecycle/settings.ts';
+import { propertySettings } from '../support/generation/property-settings.ts';
 import { invocationPrefix, invocationVariable } from '../support/generation/replay-command.ts';
-import { markerFileName, transportVariables } from '../support/http/transport.ts';
-import { parseArgs, positiveIntegerCheck, UsageError, type FlagSpec } from './args.ts';
+import { markerFileName } from '../support/http/transport.ts';
+import { parseArgs, UsageError } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
-import { operationPattern, parseOperations } from './operation-selection.ts';
-import { checkPassThrough, checkRegExp, checkReporters, shardProblem } from './playwright-options.ts';
+import { operationPattern } from './operation-selection.ts';
+import { checkPassThrough, reporterProblem } from './playwright-options.ts';
 import { runPlaywright } from './playwright-child.ts';
 import { exitCodeOfRun, forgetEarlierVerdicts, killedRunnerLine, nonConformanceRecorded } from './run-exit-code.ts';
+import { environmentFromFlags, runFlags, variablesFromFlags } from './run-flags.ts';
+
+export { environmentFromFlags, runFlags };
 
 export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 export const playwrightConfig = resolve(packageRoot, 'playwright.config.ts');
-
-/** The flags that name the variable a key is read from (a key itself is never a flag). */
-const variableNameCheck = (value: string): string | undefined =>
-  /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)
-    ? undefined
-    : `must be the name of an environment variable, got "${value.slice(0, 40)}"`;
-
-export const runFlags: FlagSpec[] = [
-  { name: 'base-url', value: true },
-  { name: 'secret-key-env', value: true, check: variableNameCheck },
-  { name: 'second-secret-key-env', value: true, check: variableNameCheck },
-  {
-    name: 'environment',
-    value: true,
-    check: (value) =>
-      value === 'sandbox' || value === 'live' ? undefined : `must be sandbox or live, got "${value.slice(0, 40)}"`,
-  },
-  { name: 'balance-id', value: true, check: positiveIntegerCheck },
-  { name: 'currency-id', value: true, check: positiveIntegerCheck },
-  { name: 'grep', value: true },
-  { name: 'operation', value: true, repeatable: true, check: (value) => operationProblem(value) },
-  { name: 'documented-only', value: false },
-  { name: 'strict', value: false },
-  { name: 'shard', value: true, check: (value) => shardProblem(value) },
-  { name: 'runs', value: true, check: positiveIntegerCheck },
-  {
-    name: 'seed',
-    value: true,
-    check: (value) => (/^-?\d{1,10}$/.test(value) ? undefined : `must be an integer, got "${value.slice(0, 40)}"`),
-  },
-  {
-    name: 'path',
-    value: true,
-    // As PCS_PATH: a stateful test's path carries "~" and the commands that ran (the replay line prints it so).
-    check: (value) =>
-      propertyPathPattern.test(value) ? undefined : `must be a path like 3:1:0 as printed, got "${value.slice(0, 40)}"`,
-  },
-  { name: 'reporter', value: true },
-  { name: 'output', value: true },
-  { name: 'workers', value: true, check: (value) => workersProblem(value) },
-  { name: 'list', value: false },
-];
-
-/** The rule of PCS_WORKERS (support/lifecycle/config.ts), for the flag that sets it. */
-function workersProblem(value: string): string | undefined {
-  try {
-    workersSetting({ PCS_WORKERS: value });
-    return undefined;
-  } catch (error) {
-    if (error instanceof ConfigError) return error.message.replace(/^PCS_WORKERS: /, '');
-    throw error;
-  }
-}
-
-const isConsoleReporter = (name: string): boolean => name === 'list' || name === 'line' || name === 'dot';
-
-function operationProblem(value: string): string | undefined {
-  try {
-    parseOperations([value]);
-    return undefined;
-  } catch (error) {
-    if (error instanceof UsageError) return error.message.replace(/^--operation: /, '');
-    throw error;
-  }
-}
 
 /**
  * A regular expression matching tests that carry @documented (--documented-only), the user's pattern
@@ -113,63 +53,30 @@ export function grepPattern(
   return conditions.map((condition) => `(?=.*(?:${condition}))`).join('');
 }
 
-/** Applies the flags to an environment (a copy of process.env): flags win. */
-export function environmentFromFlags(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const result: NodeJS.ProcessEnv = { ...env };
-  const set = (flag: string, variable: string) => {
-    const value = flags.get(flag);
-    if (typeof value === 'string') result[variable] = value;
-  };
-  set('base-url', 'PCS_BASE_URL');
-  set('environment', 'PCS_ENVIRONMENT');
-  set('balance-id', 'PCS_BALANCE_ID');
-  set('currency-id', 'PCS_CURRENCY_ID');
-  set('runs', 'PCS_RUNS');
-  set('seed', 'PCS_SEED');
-  set('path', 'PCS_PATH');
-  set('workers', 'PCS_WORKERS');
-  if (flags.get('strict') === true) result.PCS_STRICT = 'yes';
-  for (const [flag, variable] of [
-    ['secret-key-env', 'PCS_SECRET_KEY'],
-    ['second-secret-key-env', 'PCS_SECOND_SECRET_KEY'],
-  ] as const) {
-    const keyVariable = flags.get(flag);
-    if (typeof keyVariable !== 'string') continue;
-    const key = env[keyVariable];
-    if (key === undefined || key.trim() === '') {
-      throw new UsageError(`--${flag} ${keyVariable}: that environment variable is not set or empty`);
-    }
-    result[variable] = key;
-    // Messages and curl lines about the key name the variable the user chose (support/lifecycle/config.ts).
-    if (variable === 'PCS_SECRET_KEY') result.COLLECT_CONFORMANCE_KEY_VARIABLE = keyVariable;
-  }
-  if (typeof flags.get('secret-key-env') !== 'string') delete result.COLLECT_CONFORMANCE_KEY_VARIABLE;
-  const reporter = flags.get('reporter');
-  if (typeof reporter === 'string' && isConsoleReporter(reporter))
-    result.COLLECT_CONFORMANCE_CONSOLE_REPORTER = reporter;
-  const output = flags.get('output');
-  const outputDir = typeof output === 'string' ? output : (env.PCS_OUTPUT_DIR ?? 'reports');
-  // Set but empty stays empty, so that checkVariableNames refuses it instead of writing into the working directory.
-  result.PCS_OUTPUT_DIR = outputDir.trim() === '' ? outputDir : resolve(outputDir);
-  return result;
-}
-
-export function playwrightArguments(flags: Map<string, string | true>, rest: string[]): string[] {
+/**
+ * What the command hands to Playwright: the selection (PCS_GREP, PCS_DOCUMENTED_ONLY, PCS_OPERATION),
+ * the shard and the reporter, from the environment with the flags applied, and --list.
+ */
+export function playwrightArguments(
+  flags: Map<string, string | true>,
+  rest: string[],
+  env: NodeJS.ProcessEnv = {},
+): string[] {
+  const values = { ...env, ...variablesFromFlags(flags) };
   const args = ['test', '--config', playwrightConfig];
-  const operationFlag = flags.get('operation');
   const grep = grepPattern(
-    flags.get('grep') as string | undefined,
-    flags.get('documented-only') === true,
-    typeof operationFlag === 'string' ? parseOperations([operationFlag]) : [],
+    readSetting(values, settings.grep),
+    readSetting(values, settings.documentedOnly),
+    readSetting(values, settings.operation),
   );
   if (grep !== undefined) args.push('--grep', grep);
-  const shard = flags.get('shard');
-  if (typeof shard === 'string') args.push('--shard', shard);
-  const reporter = flags.get('reporter');
+  const shard = readSetting(values, settings.shard);
+  if (shard !== undefined) args.push('--shard', shard);
+  const reporter = readSetting(values, settings.reporter);
   // A console reporter only swaps the console output (COLLECT_CONFORMANCE_CONSOLE_REPORTER, see environmentFromFlags);
   // any other reporter replaces the configured ones, as Playwright's own --reporter does.
-  if (typeof reporter === 'string' && !isConsoleReporter(reporter)) args.push('--reporter', reporter);
-  if (flags.get('list') === true) args.push('--list');
+  if (reporter !== undefined && !isConsoleReporter(reporter)) args.push('--reporter', reporter);
+  if (flags.get(settings.list.flag.name) === true) args.push('--list');
   return [...args, ...rest];
 }
 
@@ -204,8 +111,8 @@ export function withTypeScriptLoader(
  * function names and times, never the key. `npm run profile` runs and summarises it.
  */
 export function profilerArguments(env: NodeJS.ProcessEnv): string[] {
-  const dir = env.PCS_CPU_PROFILE?.trim();
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`] : [];
+  const dir = readSetting(env, settings.cpuProfile);
+  return dir !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`] : [];
 }
 
 /**
@@ -217,18 +124,22 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
   refuseLeakingDiagnostics(env);
   checkVariableNames(env);
   loadConfig(env);
-  workersSetting(env);
-  transportVariables(env);
+  validateSettings(env);
   propertySettings(env);
-  inFlightSetting(env);
-  const grep = flags.get('grep');
-  if (typeof grep === 'string') checkRegExp(grep, '--grep');
-  const reporter = flags.get('reporter');
-  if (typeof reporter === 'string' && !isConsoleReporter(reporter)) checkReporters(reporter);
+  const reporter = readSetting(env, settings.reporter);
+  if (reporter !== undefined && !isConsoleReporter(reporter)) {
+    const problem = reporterProblem(reporter);
+    if (problem !== undefined) {
+      if (flags.has(settings.reporter.flag.name)) throw new UsageError(`--${settings.reporter.flag.name}: ${problem}`);
+      throw new ConfigError(settings.reporter.variable, problem);
+    }
+  }
   checkPassThrough(rest);
-  prepareOutputDirectory(env.PCS_OUTPUT_DIR!, flags.has('output') ? '--output' : 'PCS_OUTPUT_DIR');
+  const outputFlag = flags.has(settings.outputDir.flag.name);
+  prepareOutputDirectory(env.PCS_OUTPUT_DIR!, outputFlag ? `--${settings.outputDir.flag.name}` : 'PCS_OUTPUT_DIR');
   prepareOutputDirectory(allureResultsDirOf(env), 'ALLURE_RESULTS_DIR');
-  if (env.PCS_CPU_PROFILE?.trim()) prepareOutputDirectory(env.PCS_CPU_PROFILE.trim(), 'PCS_CPU_PROFILE');
+  const profileDir = readSetting(env, settings.cpuProfile);
+  if (profileDir !== undefined) prepareOutputDirectory(profileDir, 'PCS_CPU_PROFILE');
 }
 
 /**
@@ -236,8 +147,8 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
  * (support/lifecycle/round-trip-probe.ts), said in one line.
  */
 async function chooseWorkers(env: NodeJS.ProcessEnv): Promise<void> {
-  const baseUrl = env.PCS_BASE_URL?.trim();
-  if (!baseUrl || env.PCS_WORKERS?.trim()) return;
+  const baseUrl = settingText(env, settings.baseUrl);
+  if (baseUrl === undefined || settingText(env, settings.workers) !== undefined) return;
   const medianMs = await probeRoundTrip(baseUrl);
   const workers = workersForRoundTrip(medianMs);
   if (workers === undefined || medianMs === undefined) return;
@@ -269,7 +180,7 @@ export async function run(argv: string[]): Promise<number> {
   await chooseWorkers(env);
   const { code, stoppedBy, killedBy, pid } = await runPlaywright(
     process.execPath,
-    [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest)],
+    [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest, env)],
     withTypeScriptLoader(env),
   );
   // After a newline: the console reporter may have been in the middle of a line of dots.

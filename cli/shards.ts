@@ -139,7 +139,7 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
     );
   if (!existsSync(blobs) || !statSync(blobs).isDirectory())
     throw new UsageError(`no blob reports at ${blobs} (download every shard's blob-report artifact there)`);
-  const outputRoot = resolve(env.PCS_OUTPUT_DIR ?? 'reports');
+  const outputRoot = resolve(outputRootOf(env));
   const mergeEnv: NodeJS.ProcessEnv = {
     ...env,
     PLAYWRIGHT_HTML_OUTPUT_DIR: join(outputRoot, 'html'),

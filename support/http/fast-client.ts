@@ -9,6 +9,7 @@ import type { OperationId } from '../../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing.ts';
 import { addCost, peekCost, timed } from '../reporting/request-costs.ts';
 import { wireSender } from './wire-sender.ts';
+import { outputRootOf } from '../lifecycle/output-directory.ts';
 import type { Exchange } from './exchange.ts';
 import { inFlightLimit, inOrderInFlight, noteRoundTrip } from './in-flight.ts';
 import {
@@ -39,7 +40,7 @@ export interface CaseStep {
   exchanges: Exchange[];
 }
 
-export const outputDir = (): string => process.env.PCS_OUTPUT_DIR ?? 'reports';
+export const outputDir = (): string => outputRootOf();
 
 /** A reset on a reused idle connection before any answer byte: the request was not received; sent once more. */
 function retryStale(once: Sender): Sender {

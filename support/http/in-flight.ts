@@ -15,30 +15,23 @@
  * is rate limited, auto keeps at least throttledFloor in flight, so that a request waiting a Retry-After
  * does not idle the worker while the gate spaces the others.
  */
-import { ConfigError } from '../lifecycle/config.ts';
+import { readSetting } from '../lifecycle/read-setting.ts';
+import { settings } from '../lifecycle/settings.ts';
 import { anyGateActive } from './rate-gate.ts';
 
 type Env = Record<string, string | undefined>;
 
 export type InFlightSetting = { kind: 'auto' } | { kind: 'fixed'; limit: number };
 
-export const maxInFlight = 64;
+export { maxInFlight } from '../lifecycle/setting-values.ts';
 /** The most auto chooses: the keep-alive pool's connections. */
 export const autoCeiling = 16;
 /** Below this median round trip (ms) auto keeps one at a time: the target is on this machine, or next to it. */
 export const nearMs = 3;
 
+/** PCS_IN_FLIGHT through its row of the settings table. */
 export function inFlightSetting(env: Env = process.env): InFlightSetting {
-  const text = env.PCS_IN_FLIGHT?.trim();
-  if (text === undefined || text === '' || text === 'auto') return { kind: 'auto' };
-  if (!/^\d{1,2}$/.test(text) || Number(text) < 1 || Number(text) > maxInFlight) {
-    throw new ConfigError(
-      'PCS_IN_FLIGHT',
-      `must be "auto" or a whole number of requests in flight per worker from 1 to ${maxInFlight}, ` +
-        `got "${text.slice(0, 40)}"`,
-    );
-  }
-  return { kind: 'fixed', limit: Number(text) };
+  return readSetting(env, settings.inFlight);
 }
 
 /** Round trips (ms) of the last requests answered at their first attempt: a ring, so that old figures fade. */

@@ -16,7 +16,9 @@ import { dirname, resolve } from 'node:path';
 import http from 'node:http';
 import https from 'node:https';
 import type { OperationId } from '../../contract/operations.ts';
-import { ConfigError } from '../lifecycle/config.ts';
+import { outputRootOf } from '../lifecycle/output-directory.ts';
+import { readSetting } from '../lifecycle/read-setting.ts';
+import { settings } from '../lifecycle/settings.ts';
 import { parseJson } from '../../contract/big-integers.ts';
 import {
   createdCustomerId,
@@ -116,38 +118,19 @@ export class RequestAbandoned extends Error {
   override name = 'RequestAbandoned';
 }
 
-export const defaultRetries = 3;
+export const defaultRetries = settings.retries.default;
 export const markerFileName = 'target-unavailable.txt';
 const unreachableTag = '(unreachable)';
 
 type Env = Record<string, string | undefined>;
 
 export function markerFilePath(env: Env = process.env): string {
-  return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', markerFileName);
+  return resolve(outputRootOf(env), markerFileName);
 }
 
 /** PCS_RETRIES and PCS_MAX_RPS (PCS_TIMEOUT_MS is parsed by config.ts); a wrong value is a ConfigError. */
 export function transportVariables(env: Env = process.env): { retries: number; maxRps: number | null } {
-  const retriesText = env.PCS_RETRIES?.trim();
-  let retries = defaultRetries;
-  if (retriesText) {
-    if (!/^\d{1,2}$/.test(retriesText) || Number(retriesText) > 10) {
-      throw new ConfigError('PCS_RETRIES', `must be a whole number from 0 to 10, got "${retriesText.slice(0, 40)}"`);
-    }
-    retries = Number(retriesText);
-  }
-  const rpsText = env.PCS_MAX_RPS?.trim();
-  let maxRps: number | null = null;
-  if (rpsText) {
-    if (!/^\d{1,6}(\.\d{1,3})?$/.test(rpsText) || Number(rpsText) <= 0) {
-      throw new ConfigError(
-        'PCS_MAX_RPS',
-        `must be a positive number of requests per second, got "${rpsText.slice(0, 40)}"`,
-      );
-    }
-    maxRps = Number(rpsText);
-  }
-  return { retries, maxRps };
+  return { retries: readSetting(env, settings.retries), maxRps: readSetting(env, settings.maxRps) };
 }
 
 /** The settings of a worker: PCS_MAX_RPS is a budget for the whole run, shared by the workers global setup counted. */

@@ -1,13 +1,19 @@
 /**
  * The suite's configuration: PCS_* variables from the environment or a .env file,
- * validated before the first request. A wrong value is a ConfigError whose message is
- * one line naming the variable and what is wrong with it.
+ * validated before the first request. Each variable is read through its row of the
+ * settings table (support/lifecycle/settings.ts); the rules that tie several together
+ * (a key needs a base URL, the live guard) are here. A wrong value is a ConfigError whose
+ * message is one line naming the variable and what is wrong with it.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import dotenv from 'dotenv';
-import { isUnsafeIntegerText, standInFor } from '../../contract/big-integers.ts';
+import { ConfigError } from './config-error.ts';
+import { parseSetting, readSetting, settingText } from './read-setting.ts';
+import { settings } from './settings.ts';
+
+export { ConfigError } from './config-error.ts';
 
 export type Environment = 'sandbox' | 'live';
 
@@ -40,18 +46,8 @@ export interface SuiteConfig {
    */
   secondSecretKey: string | null;
   secondBalanceId: number | null;
-  /** How far the target's timestamps may be from its own clock (PCS_CLOCK_TOLERANCE_S, seconds; default 120). */
+  /** How far the target's timestamps may be from its own clock (PCS_CLOCK_TOLERANCE_S, seconds). */
   clockToleranceSeconds: number;
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`${variable}: ${problem}`);
-    this.name = 'ConfigError';
-  }
 }
 
 type Env = Record<string, string | undefined>;
@@ -62,55 +58,6 @@ export function loadDotEnv(directory: string = process.cwd()): void {
   if (existsSync(file)) dotenv.config({ path: file, quiet: true });
 }
 
-function text(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
-function positiveInteger(env: Env, name: string): number | null {
-  const value = text(env, name);
-  if (value === undefined) return null;
-  if (!/^\d{1,20}$/.test(value) || /^0+$/.test(value)) {
-    throw new ConfigError(name, `must be a positive integer, got "${value.slice(0, 40)}"`);
-  }
-  // An id beyond 2^53 is kept exact through its stand-in (contract/big-integers.ts).
-  return isUnsafeIntegerText(value) ? standInFor(value) : Number(value);
-}
-
-function yes(env: Env, name: string): boolean {
-  const value = text(env, name);
-  if (value === undefined || value === 'no') return false;
-  if (value === 'yes') return true;
-  throw new ConfigError(name, `must be "yes" or "no", got "${value.slice(0, 40)}"`);
-}
-
-function baseUrl(env: Env): string | null {
-  const value = text(env, 'PCS_BASE_URL');
-  if (value === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError('PCS_BASE_URL', `is not a URL: "${value.slice(0, 80)}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError('PCS_BASE_URL', `must be an http or https URL, got ${url.protocol}`);
-  }
-  if (url.username || url.password)
-    throw new ConfigError('PCS_BASE_URL', 'must not carry credentials; use PCS_SECRET_KEY');
-  if (url.search || url.hash) throw new ConfigError('PCS_BASE_URL', 'must not carry a query or fragment');
-  const path = url.pathname.replace(/\/+$/, '');
-  if (!path.endsWith('/v1')) {
-    throw new ConfigError(
-      'PCS_BASE_URL',
-      `must be the base address including /v1 (e.g. http://127.0.0.1:4010/v1), got "${value.slice(0, 80)}"`,
-    );
-  }
-  return `${url.origin}${path}`;
-}
-
 const liveKeyPattern = /^[a-z]{2}_live_/i;
 const sandboxKeyPattern = /^[a-z]{2}_(sandbox|test)_/i;
 
@@ -119,26 +66,19 @@ export function looksLive(url: string): boolean {
   return /(^|[^a-z])live([^a-z]|$)/i.test(new URL(url).host + new URL(url).pathname);
 }
 
-export const defaultWorkers = 2;
+export const defaultWorkers = settings.workers.default;
 
 /**
  * PCS_WORKERS, read by playwright.config.ts and the command: a whole number from 1 to 999.
  * Playwright itself hangs on a value that is not a number and throws a stack trace on 0.
  */
 export function workersSetting(env: Env = process.env): number {
-  const value = text(env, 'PCS_WORKERS');
-  if (value === undefined) {
+  if (settingText(env, settings.workers) === undefined) {
     // Chosen by the command from the target's round trip (support/lifecycle/round-trip-probe.ts).
     const chosen = Number(env.COLLECT_CONFORMANCE_AUTO_WORKERS);
     return Number.isInteger(chosen) && chosen >= 1 && chosen <= 16 ? chosen : defaultWorkers;
   }
-  if (!/^\d{1,3}$/.test(value) || Number(value) < 1) {
-    throw new ConfigError(
-      'PCS_WORKERS',
-      `must be a whole number of parallel workers from 1 to 999, got "${value.slice(0, 40)}"`,
-    );
-  }
-  return Number(value);
+  return readSetting(env, settings.workers);
 }
 
 /**
@@ -172,100 +112,60 @@ export function orExitOnConfigError<T>(validate: () => T): T {
 }
 
 export function loadConfig(env: Env = process.env): SuiteConfig {
-  const target = baseUrl(env);
-  const secretKey = text(env, 'PCS_SECRET_KEY') ?? null;
+  const target = readSetting(env, settings.baseUrl);
+  // The keys' own checks come after the checks of their pairing with a base URL, which say more.
+  const secretKey = settingText(env, settings.secretKey) ?? null;
   if (target !== null && secretKey === null) {
     throw new ConfigError(
       'PCS_SECRET_KEY',
       'is required when PCS_BASE_URL is set (the key is sent as Authorization: Bearer <key>)',
     );
   }
-  const secondSecretKey = text(env, 'PCS_SECOND_SECRET_KEY') ?? null;
+  const secondSecretKey = settingText(env, settings.secondSecretKey) ?? null;
   const keys = [
-    ['PCS_SECRET_KEY', secretKey],
-    ['PCS_SECOND_SECRET_KEY', secondSecretKey],
+    [settings.secretKey, secretKey],
+    [settings.secondSecretKey, secondSecretKey],
   ] as const;
-  for (const [variable, key] of keys) {
+  for (const [row, key] of keys) {
     // Without a base URL the run tests the embedded mock with the mock's own keys: a key given for a
     // target whose address is missing (a CI variable not set) would pass without testing anything.
     if (target === null && key !== null) {
       throw new ConfigError(
-        variable,
+        row.variable,
         'is set but PCS_BASE_URL is not: the run would test the embedded mock, not your target; ' +
-          `set PCS_BASE_URL (or unset ${variable} to test the mock)`,
+          `set PCS_BASE_URL (or unset ${row.variable} to test the mock)`,
       );
     }
-    if (key !== null && (/[\s\x00-\x1f\x7f]/.test(key) || key.length > 1024)) {
-      throw new ConfigError(
-        variable,
-        'must be one token without spaces or control characters, at most 1024 characters',
-      );
-    }
+    if (key !== null) parseSetting(row, key);
   }
   if (secondSecretKey !== null && secondSecretKey === secretKey) {
     throw new ConfigError('PCS_SECOND_SECRET_KEY', 'is the same key as PCS_SECRET_KEY; give a key of another account');
   }
-  const environmentText = text(env, 'PCS_ENVIRONMENT') ?? 'sandbox';
-  if (environmentText !== 'sandbox' && environmentText !== 'live') {
-    throw new ConfigError('PCS_ENVIRONMENT', `must be "sandbox" or "live", got "${environmentText.slice(0, 40)}"`);
-  }
-  const environment: Environment = environmentText;
-  const currencyIso = text(env, 'PCS_CURRENCY_ISO') ?? 'XOF';
-  if (!/^[A-Z]{3}$/.test(currencyIso)) {
-    throw new ConfigError(
-      'PCS_CURRENCY_ISO',
-      `must be a three-letter upper-case currency code, got "${currencyIso.slice(0, 40)}"`,
-    );
-  }
-  const paymentMode = text(env, 'PCS_PAYMENT_MODE') ?? 'mtn';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(paymentMode)) {
-    throw new ConfigError(
-      'PCS_PAYMENT_MODE',
-      `must be a mode name of letters, digits, _ or -, got "${paymentMode.slice(0, 40)}"`,
-    );
-  }
-  const phoneNumber = text(env, 'PCS_PHONE_NUMBER') ?? '+22997000001';
-  if (!/^\+?\d{6,15}$/.test(phoneNumber)) {
-    throw new ConfigError(
-      'PCS_PHONE_NUMBER',
-      `must be an international-style number such as +22997000001, got "${phoneNumber.slice(0, 40)}"`,
-    );
-  }
-  const phoneCountry = text(env, 'PCS_PHONE_COUNTRY') ?? 'BJ';
-  if (!/^[A-Z]{2}$/.test(phoneCountry)) {
-    throw new ConfigError(
-      'PCS_PHONE_COUNTRY',
-      `must be an upper-case two-letter country code, got "${phoneCountry.slice(0, 40)}"`,
-    );
-  }
-  const timeoutMs = positiveInteger(env, 'PCS_TIMEOUT_MS') ?? 15_000;
-  if (timeoutMs > 3_600_000)
-    throw new ConfigError(
-      'PCS_TIMEOUT_MS',
-      `must be at most 3600000 (one hour), got ${env.PCS_TIMEOUT_MS?.trim().slice(0, 40)}`,
-    );
-  const allowLive = yes(env, 'PCS_ALLOW_LIVE');
-  const allowLiveWrites = yes(env, 'PCS_ALLOW_LIVE_WRITES');
-  const strict = yes(env, 'PCS_STRICT');
+  const environment: Environment = readSetting(env, settings.environment);
+  const currencyIso = readSetting(env, settings.currencyIso);
+  const paymentMode = readSetting(env, settings.paymentMode);
+  const phoneNumber = readSetting(env, settings.phoneNumber);
+  const phoneCountry = readSetting(env, settings.phoneCountry);
+  const timeoutMs = readSetting(env, settings.timeoutMs);
+  const allowLive = readSetting(env, settings.allowLive);
+  const allowLiveWrites = readSetting(env, settings.allowLiveWrites);
+  const strict = readSetting(env, settings.strict);
   workersSetting(env);
   const runId =
-    text(env, 'PCS_RUN_ID') ??
+    readSetting(env, settings.runId) ??
     `cc-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`;
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(runId)) {
-    throw new ConfigError('PCS_RUN_ID', 'must be 1 to 64 letters, digits, dots, dashes or underscores');
-  }
 
   // Live guard: checked here, before any request is made; the second key is held to it like the first.
-  for (const [variable, key] of keys) {
+  for (const [row, key] of keys) {
     if (key === null) continue;
     if (environment === 'sandbox' && liveKeyPattern.test(key)) {
-      throw new ConfigError(variable, 'looks like a live key but PCS_ENVIRONMENT is sandbox; refusing to run');
+      throw new ConfigError(row.variable, 'looks like a live key but PCS_ENVIRONMENT is sandbox; refusing to run');
     }
     if (environment === 'live' && sandboxKeyPattern.test(key)) {
-      throw new ConfigError(variable, 'looks like a sandbox key but PCS_ENVIRONMENT is live; refusing to run');
+      throw new ConfigError(row.variable, 'looks like a sandbox key but PCS_ENVIRONMENT is live; refusing to run');
     }
   }
-  const clockToleranceSeconds = positiveInteger(env, 'PCS_CLOCK_TOLERANCE_S') ?? 120;
+  const clockToleranceSeconds = readSetting(env, settings.clockToleranceSeconds);
   const live =
     environment === 'live' ||
     (secretKey !== null && liveKeyPattern.test(secretKey)) ||
@@ -282,8 +182,8 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
     baseUrl: target,
     secretKey,
     environment,
-    balanceId: positiveInteger(env, 'PCS_BALANCE_ID'),
-    currencyId: positiveInteger(env, 'PCS_CURRENCY_ID'),
+    balanceId: readSetting(env, settings.balanceId),
+    currencyId: readSetting(env, settings.currencyId),
     currencyIso,
     paymentMode,
     phoneNumber,
@@ -294,7 +194,7 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
     strict,
     runId,
     secondSecretKey,
-    secondBalanceId: positiveInteger(env, 'PCS_SECOND_BALANCE_ID'),
+    secondBalanceId: readSetting(env, settings.secondBalanceId),
     clockToleranceSeconds,
   };
 }

@@ -26,13 +26,13 @@ import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCusto
 import { runStillGoing } from './ledger.ts';
 import { refuseLeakingDiagnostics } from './debug-guard.ts';
 import { checkVariableNames } from './variable-names.ts';
+import { validateSettings } from './read-setting.ts';
 import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
 import { registerSecret } from '../http/redact.ts';
 import { propertySettings } from '../generation/property-settings.ts';
 import { shrinkLedgerPath } from '../generation/shrink-budget.ts';
 import { knownBrokenPath } from '../judgment/known-broken.ts';
-import { inFlightSetting } from '../http/in-flight.ts';
 import { markerFilePath, transportSettings, transportVariables } from '../http/transport.ts';
 import { coordinatorVariable, startRateCoordinator, type RateCoordinator } from '../http/rate-coordinator.ts';
 
@@ -45,9 +45,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     refuseLeakingDiagnostics();
     checkVariableNames();
     const loaded = loadConfig();
-    transportVariables();
+    validateSettings();
     propertySettings();
-    inFlightSetting();
     return loaded;
   });
   const ledgerFile = ledgerPath();

@@ -16,6 +16,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { isUnsafeIntegerText, parseJson, standInFor, stringifyJson } from '../../contract/big-integers.ts';
+import { outputRootOf } from './output-directory.ts';
 
 export const ledgerFileName = 'created-customers.jsonl';
 
@@ -62,7 +63,7 @@ export interface OpenCustomer {
 type Env = Record<string, string | undefined>;
 
 export function ledgerPath(env: Env = process.env): string {
-  return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', ledgerFileName);
+  return resolve(outputRootOf(env), ledgerFileName);
 }
 
 /** Starts an empty ledger (unit tests; a run starts with continueLedger, which keeps an earlier run's leftovers). */

@@ -7,7 +7,9 @@
  */
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError } from './config.ts';
+import { ConfigError } from './config-error.ts';
+import { readSetting } from './read-setting.ts';
+import { settings } from './settings.ts';
 
 function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
@@ -64,7 +66,7 @@ export function prepareOutputDirectory(path: string, variable: string): string {
 
 /** Where a run's reports go: PCS_OUTPUT_DIR (--output), default ./reports. */
 export function outputRootOf(env: NodeJS.ProcessEnv = process.env): string {
-  return env.PCS_OUTPUT_DIR?.trim() || 'reports';
+  return readSetting(env, settings.outputDir);
 }
 
 /**
@@ -78,5 +80,5 @@ export function allureResultsDirOf(env: NodeJS.ProcessEnv = process.env): string
 
 /** Where a shard's blob report goes: PCS_BLOB_DIR, by default blob-report/ inside the output directory. */
 export function blobDirOf(env: NodeJS.ProcessEnv = process.env): string {
-  return env.PCS_BLOB_DIR?.trim() || join(outputRootOf(env), 'blob-report');
+  return readSetting(env, settings.blobDir) ?? join(outputRootOf(env), 'blob-report');
 }

@@ -7,12 +7,13 @@
  */
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { outputRootOf } from './output-directory.ts';
 
 type Env = Record<string, string | undefined>;
 
 /** The file of that name in the run's output directory. */
 export function runFilePath(name: string, env: Env = process.env): string {
-  return resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports', name);
+  return resolve(outputRootOf(env), name);
 }
 
 /** Appends a record of this run; never fails the caller (without it, later workers only know less). */

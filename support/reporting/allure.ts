@@ -20,13 +20,15 @@ import { isRuleId, rule, type Rule } from '../../contract/rules.ts';
 import { failureCategories } from '../../reporters/categories.ts';
 import type { VerdictRecord } from '../judgment/verdict-record.ts';
 import type { Violation } from '../judgment/checks.ts';
+import { readSetting, readSettingOrDefault } from '../lifecycle/read-setting.ts';
+import { settings } from '../lifecycle/settings.ts';
 
 /**
  * Where the reference document lives; rule links point at its headings. The reference is
  * not published with the suite, so the default is its file name (PCS_REFERENCE_URL overrides).
  */
 export function referenceUrl(): string {
-  return process.env.PCS_REFERENCE_URL?.trim() || 'api-reference.md';
+  return readSetting(process.env, settings.referenceUrl);
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes. */
@@ -196,7 +198,7 @@ export function environmentInfo(startedAt: Date = new Date()): EnvironmentInfo {
   };
   const late: Record<string, () => string> = {
     Target: targetDescription,
-    Environment: () => process.env.PCS_ENVIRONMENT ?? 'sandbox',
+    Environment: () => readSettingOrDefault(process.env, settings.environment),
     'Run id': () => process.env.PCS_RUN_ID ?? 'unknown',
   };
   for (const [name, get] of Object.entries(late)) Object.defineProperty(info, name, { enumerable: true, get });

@@ -10,6 +10,8 @@
  * validation (JSON Schemas), checks (the rest of a case: checks, the model, the test's logic),
  * recording (statistics and attachments of the property).
  */
+import { readSettingOrDefault } from '../lifecycle/read-setting.ts';
+import { settings } from '../lifecycle/settings.ts';
 export const costPhases = [
   'generation',
   'build',
@@ -23,7 +25,8 @@ export const costPhases = [
 ] as const;
 export type CostPhase = (typeof costPhases)[number];
 
-export const costsEnabled = process.env.PCS_COST_BREAKDOWN === '1';
+// Read when the module loads, which can be before global setup has refused a wrong value.
+export const costsEnabled = readSettingOrDefault(process.env, settings.costBreakdown);
 
 const totals = new Map<CostPhase, number>();
 

@@ -82,6 +82,53 @@ test('flags win over the environment; the key comes from the named variable only
   assert.throws(() => environmentFromFlags(flags, {}), /--secret-key-env MY_KEY: that environment variable is not set/);
 });
 
+test('every variable has its flag: the new flags set their variables, and flags win', () => {
+  const { flags } = parseArgs(
+    ['--second-balance-id', '11', '--currency-iso', 'GNF', '--allow-live', '--shrink', 'no', '--timeout-ms=900'],
+    runFlags,
+  );
+  const env = environmentFromFlags(flags, { PCS_CURRENCY_ISO: 'XOF', PCS_RETRIES: '2' });
+  assert.equal(env.PCS_SECOND_BALANCE_ID, '11');
+  assert.equal(env.PCS_CURRENCY_ISO, 'GNF');
+  assert.equal(env.PCS_ALLOW_LIVE, 'yes');
+  assert.equal(env.PCS_SHRINK, 'no');
+  assert.equal(env.PCS_TIMEOUT_MS, '900');
+  assert.equal(env.PCS_RETRIES, '2');
+});
+
+test('and every flag its variable: PCS_GREP, PCS_DOCUMENTED_ONLY, PCS_OPERATION, PCS_SHARD, PCS_REPORTER', () => {
+  const none = parseArgs([], runFlags).flags;
+  const fromVariables = playwrightArguments(none, [], {
+    PCS_DOCUMENTED_ONLY: 'yes',
+    PCS_SHARD: '2/3',
+    PCS_REPORTER: 'json',
+  });
+  assert.deepEqual(fromVariables.slice(3), ['--grep', '@documented', '--shard', '2/3', '--reporter', 'json']);
+  const selected = playwrightArguments(none, [], { PCS_GREP: 'Content-Type', PCS_OPERATION: 'getBalance' });
+  assert.equal(selected[4], grepPattern('Content-Type', false, ['getBalance']));
+  const flagWins = playwrightArguments(parseArgs(['--shard', '1/3', '--reporter', 'dot'], runFlags).flags, [], {
+    PCS_SHARD: '2/3',
+    PCS_REPORTER: 'json',
+  });
+  assert.deepEqual(flagWins.slice(3), ['--shard', '1/3']);
+  assert.equal(environmentFromFlags(none, { PCS_REPORTER: 'line' }).COLLECT_CONFORMANCE_CONSOLE_REPORTER, 'line');
+
+  const byVariable = cli(['--list', '--reporter', 'list'], { PCS_OPERATION: 'getBalance', PCS_DOCUMENTED_ONLY: 'yes' });
+  const byFlags = cli(['--list', '--reporter', 'list', '--operation', 'getBalance', '--documented-only']);
+  assert.equal(byVariable.code, 0, byVariable.stderr);
+  assert.match(byVariable.stdout, /Total: \d+ tests?/);
+  assert.equal(byVariable.stdout, byFlags.stdout);
+});
+
+test('a mistyped flag: one line, exit 2, the nearest flag suggested', () => {
+  const result = cli(['--curency-id', '1']);
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.stderr,
+    'collect-conformance: unknown flag --curency-id; did you mean --currency-id? (see --help)\n',
+  );
+});
+
 test('--documented-only selects @documented, combined with --grep by lookahead', () => {
   assert.equal(grepPattern(undefined, true), '@documented');
   assert.equal(grepPattern('send', false), 'send');
@@ -215,6 +262,24 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       /^collect-conformance: unknown Playwright option --frobnicate after --/,
     ],
     ["--grep '('", ['--grep', '('], {}, /^collect-conformance: --grep: "\(" is not a valid regular expression/],
+    [
+      "PCS_GREP='('",
+      [],
+      { PCS_GREP: '(' },
+      /^collect-conformance: configuration error: PCS_GREP: "\(" is not a valid regular expression/,
+    ],
+    [
+      'PCS_REPORTER=no-such-reporter',
+      [],
+      { PCS_REPORTER: 'no-such-reporter' },
+      /^collect-conformance: configuration error: PCS_REPORTER: "no-such-reporter" is neither a Playwright reporter/,
+    ],
+    [
+      '--second-balance-id 0',
+      ['--second-balance-id', '0'],
+      {},
+      /^collect-conformance: --second-balance-id: must be a positive integer, got "0"$/,
+    ],
     [
       '-- --shard 3/2 (issue 21, item 4: Playwright prints 11 lines and exits 1)',
       ['--', '--shard', '3/2'],

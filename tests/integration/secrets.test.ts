@@ -13,6 +13,10 @@
  * headers and bodies, so in every attachment); a run with Playwright's DEBUG=pw:* logging on;
  * and runs with NODE_DEBUG, whose output would print the key, which refuse to start.
  *
+ * And the command's own messages: a key given where a variable's name belongs
+ * (--secret-key-env), after --secret-key, as the value of another flag or variable, or alone,
+ * is described in one line (exit 2) and never printed, in any of those encodings.
+ *
  *   node --import tsx --test tests/unit/secrets.test.ts
  */
 import { after, before, describe, test } from 'node:test';
@@ -465,5 +469,61 @@ describe('the key in other forms and under debug output (issue 13, item 1)', () 
     assert.deepEqual(own.length, 1, `${run.stdout}${run.stderr}`);
     assert.match(own[0]!, /^collect-conformance: configuration error: NODE_OPTIONS: --inspect: /);
     assert.equal(existsSync(join(workDir, 'reports', 'junit.xml')), false, 'no report was written');
+  });
+});
+
+describe("the command's flags never repeat a key: given where a variable's name, a flag or a value belongs", () => {
+  const bin = join(projectRoot, 'bin', 'collect-conformance.mjs');
+  // Shaped like a variable's name, so that only its looks can keep it out of a message.
+  const nameShaped = `sk_sandbox_${randomBytes(10).toString('hex')}`;
+  // A valid name of an unset variable that a person would not write: it may be the key itself.
+  const tokenShaped = `Tk${randomBytes(8).toString('hex')}Zq`;
+  const secrets = [canary, nameShaped, tokenShaped];
+
+  const cases: Array<[string, string[], Record<string, string>]> = [
+    ['--secret-key-env KEY (not a name)', ['--secret-key-env', canary], {}],
+    ['--secret-key-env KEY (shaped like a name)', ['--secret-key-env', nameShaped], {}],
+    ['--secret-key-env=KEY', [`--secret-key-env=${nameShaped}`], {}],
+    ['--second-secret-key-env KEY (not a name)', ['--second-secret-key-env', canary], {}],
+    ['--second-secret-key-env KEY (shaped like a name)', ['--second-secret-key-env', nameShaped], {}],
+    ['--secret-key-env TOKEN, an unset variable', ['--secret-key-env', tokenShaped], {}],
+    ['--second-secret-key-env TOKEN, an unset variable', ['--second-secret-key-env', tokenShaped], {}],
+    ['--secret-key KEY', ['--secret-key', canary], {}],
+    ['--secret-key=KEY', [`--secret-key=${canary}`], {}],
+    ['--second-secret-key KEY', ['--second-secret-key', nameShaped], {}],
+    ['a flag of another setting, then the key', ['--balance-id', nameShaped], {}],
+    ['a switch, then the key', ['--strict', canary], {}],
+    ['the key alone', [nameShaped], {}],
+    ['the key in a variable of another setting', [], { PCS_CURRENCY_ID: nameShaped }],
+  ];
+  for (const [name, args, env] of cases) {
+    test(`${name}: one line, exit 2, the value described and never printed`, { timeout: 60_000 }, async () => {
+      const workDir = join(scratch, `flag-${name.replace(/\W+/g, '-')}`);
+      const run = await runSuite(workDir, args, { command: [bin], env });
+      assert.equal(run.code, 2, `${run.stdout.slice(-800)}${run.stderr.slice(-800)}`);
+      const lines = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.trim() !== '');
+      assert.equal(lines.length, 1, `one line:\n${run.stdout}${run.stderr}`);
+      assert.match(lines[0]!, /^collect-conformance: /);
+      const found = secrets.flatMap((secret) =>
+        [...needles(secret)]
+          .filter(([, needle]) => run.stdout.includes(needle) || run.stderr.includes(needle))
+          .map(
+            ([form]) => `${secret === canary ? 'canary' : secret === nameShaped ? 'name-shaped' : 'token'}: ${form}`,
+          ),
+      );
+      assert.deepEqual(found, [], lines[0]);
+      assert.equal(existsSync(join(workDir, 'reports', 'junit.xml')), false, 'nothing ran');
+    });
+  }
+
+  test('an ordinary variable name that is not set is named, so that the mistake can be found', async () => {
+    const run = await runSuite(join(scratch, 'flag-unset-name'), ['--secret-key-env', 'MY_UNSET_KEY_VAR'], {
+      command: [bin],
+    });
+    assert.equal(run.code, 2);
+    assert.equal(
+      run.stderr,
+      'collect-conformance: --secret-key-env MY_UNSET_KEY_VAR: that environment variable is not set or empty\n',
+    );
   });
 });
