@@ -5,10 +5,15 @@
  * may be from its own clock (TIME-NOW). Passed to the checks as a value: a test gets it from its
  * fixture, a judge of recorded traffic from its own configuration.
  */
+import { defaultClockToleranceSeconds } from '../lifecycle/settings.ts';
+
 export interface AnswerSettings {
   strict: boolean;
   clockToleranceSeconds: number;
 }
 
 /** The default reading (what a run without --strict and without PCS_CLOCK_TOLERANCE_S judges by). */
-export const defaultAnswerSettings: AnswerSettings = { strict: false, clockToleranceSeconds: 120 };
+export const defaultAnswerSettings: AnswerSettings = {
+  strict: false,
+  clockToleranceSeconds: defaultClockToleranceSeconds,
+};

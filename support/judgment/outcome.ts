@@ -9,7 +9,6 @@
  *   target accepted passes, and is reported as lenient (annotation, matrix, Allure label,
  *   console warning), so that what --strict would fail stays visible.
  */
-import { describeValue } from '../../contract/json-pointer.ts';
 import { isClientError, isSuccess, type Violation } from './checks.ts';
 import { effectiveClass, type ClassifiedInput } from './input-class.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -99,28 +98,4 @@ export function judgeInput(
     }));
   }
   return { violations: first ?? [], lenient: null };
-}
-
-/** One line for a lenient acceptance: what was sent and the answer's status (lenient notes are collected per test). */
-export function describeInput(pointer: string, value: unknown): string {
-  return `${pointer} = ${describeValue(value)}`;
-}
-
-const lenientNotes: Array<{ rule: string; note: string }> = [];
-
-/**
- * Records that a check passed only leniently (property tests collect them; support/generation/properties.ts annotates).
- */
-export function noteLenient(rule: string, note: string): void {
-  lenientNotes.push({ rule, note });
-}
-
-/** The lenient notes recorded since the last call, emptied. */
-export function takeLenientNotes(): Array<{ rule: string; note: string }> {
-  return lenientNotes.splice(0, lenientNotes.length);
-}
-
-/** The strict mode of this process: PCS_STRICT=yes (set by --strict). Validated by the configuration before the run. */
-export function strictMode(env: Record<string, string | undefined> = process.env): boolean {
-  return env.PCS_STRICT?.trim() === 'yes';
 }
