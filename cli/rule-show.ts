@@ -4,7 +4,10 @@
  * roles it fills in the operations table, the operations on whose every answer the check registry
  * judges it, as text for people or as JSON.
  */
+import { readFileSync } from 'node:fs';
 import type { Mutant } from '../mock/mutants.ts';
+import type { RuleCoverage } from '../reporters/conformance-model.ts';
+import { outcomeNote, type RunHeader } from '../reporters/markdown.ts';
 import { testLocation, type RuleHub } from './rule-links.ts';
 import type { ListedTest } from './rule-tests.ts';
 
@@ -19,6 +22,44 @@ export interface RuleShow {
   mutants: Array<Pick<Mutant, 'name' | 'operator' | 'operations' | 'description' | 'equivalent'>>;
   variants: Array<{ name: string; description: string; gaps: string[]; strictKills: boolean }>;
   gapRows: RuleHub['gapRows'];
+  /** The rule in the last run's rule coverage (the output directory's), when there is one: its verdict, and why. */
+  lastRun?: LastRun;
+}
+
+/** What the last run of the output directory said of a rule: its verdict, and each test's outcome and reason. */
+export interface LastRun {
+  file: string;
+  runId: string;
+  finishedAt: string;
+  verdict: string;
+  tests: Array<{ title: string; location: string; outcome: string; reason?: string }>;
+}
+
+/** The rule in a rule coverage file; undefined when there is no such file, or it does not hold the rule. */
+export function lastRunOf(file: string, id: string): LastRun | undefined {
+  let coverage: Partial<RuleCoverage & RunHeader>;
+  try {
+    coverage = JSON.parse(readFileSync(file, 'utf8')) as Partial<RuleCoverage & RunHeader>;
+  } catch {
+    return undefined;
+  }
+  const entry = coverage.rules?.find((candidate) => candidate.id === id);
+  if (entry === undefined) return undefined;
+  return {
+    file,
+    runId: coverage.runId ?? 'unknown',
+    finishedAt: coverage.finishedAt ?? 'unknown',
+    verdict: entry.verdict,
+    tests: entry.tests.map((test) => {
+      const reason = outcomeNote(test);
+      return {
+        title: test.title,
+        location: test.location,
+        outcome: test.outcome,
+        ...(reason === '' ? {} : { reason }),
+      };
+    }),
+  };
 }
 
 /** What --strict makes of the rule: its input class under --strict, or that it changes nothing. */
@@ -26,8 +67,9 @@ function strictReading(hub: RuleHub): string {
   return hub.rule.input?.strict ?? 'not a rule about request inputs: --strict changes nothing';
 }
 
-export function ruleShow(hub: RuleHub, tests: readonly ListedTest[]): RuleShow {
+export function ruleShow(hub: RuleHub, tests: readonly ListedTest[], lastRun?: LastRun): RuleShow {
   return {
+    ...(lastRun === undefined ? {} : { lastRun }),
     rule: { ...hub.rule, strict: strictReading(hub) },
     operationRoles: hub.operationRoles,
     registeredFor: hub.registeredFor,
@@ -130,5 +172,15 @@ export function renderRuleShow(show: RuleShow): string {
       show.gapRows.map((row) => `${row.id}  ${row.gap}`),
     ),
   );
+  const last = show.lastRun;
+  if (last !== undefined)
+    lines.push(
+      ...section(
+        `Last run (${last.file}, run ${last.runId}, ${last.finishedAt}): ${last.verdict}`,
+        last.tests.map(
+          (test) => `${test.outcome}  ${test.title}${test.reason === undefined ? '' : `: ${test.reason}`}`,
+        ),
+      ),
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -6,6 +6,8 @@
 import { isRuleId, nearestRuleIds, rules } from '../contract/rules.ts';
 import { parseArgs, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
+import { join } from 'node:path';
+import { outputRootOf } from '../support/lifecycle/output-directory.ts';
 
 export const rulesFlags: FlagSpec[] = [
   { name: 'json', value: false },
@@ -57,11 +59,8 @@ export function listRules(argv: string[]): number | Promise<number> {
 
 async function showRule(id: string, json: boolean): Promise<number> {
   // Loaded when asked for: the mock's catalogue and Playwright's listing are not the list's cost.
-  const [{ ruleHub }, { listTests, ListingError, ruleGrep }, { renderRuleShow, ruleShow }] = await Promise.all([
-    import('./rule-links.ts'),
-    import('./rule-tests.ts'),
-    import('./rule-show.ts'),
-  ]);
+  const [{ ruleHub }, { listTests, ListingError, ruleGrep }, { lastRunOf, renderRuleShow, ruleShow }] =
+    await Promise.all([import('./rule-links.ts'), import('./rule-tests.ts'), import('./rule-show.ts')]);
   const hub = ruleHub(id);
   let tests;
   try {
@@ -71,7 +70,10 @@ async function showRule(id: string, json: boolean): Promise<number> {
     process.stderr.write(`collect-conformance: cannot list the tests of ${id}: ${error.message}\n`);
     return ExitCode.usage;
   }
-  const shown = ruleShow(hub, tests);
+  // The last run in the output directory, when there is one: its verdict of the rule, and why each test gave its own.
+  const { outputFiles } = await import('../reporters/report-pipeline.ts');
+  const coverage = join(outputRootOf(), outputFiles.coverageJson);
+  const shown = ruleShow(hub, tests, lastRunOf(coverage, id));
   process.stdout.write(json ? `${JSON.stringify(shown, null, 2)}\n` : renderRuleShow(shown));
   return ExitCode.pass;
 }

@@ -19,9 +19,15 @@ export function escapePointerToken(token: string | number): string {
 const maxShown = 120;
 
 /** A value as JSON with its JSON type, cut to a readable length: `"100" (string)`. */
+/** The JSON type of a value ('absent' where there is none), as messages and violations name it. */
+export function jsonType(value: unknown): string {
+  if (value === undefined) return 'absent';
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'absent';
-  const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  const type = jsonType(value);
   let text = stringifyJson(value) ?? String(value);
   if (text.length > maxShown) text = `${text.slice(0, maxShown)}…`;
   return `${text} (${type})`;

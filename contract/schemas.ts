@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { layerKeywords, type JSONSchema, type SchemaLayer } from './json-schema.ts';
-import { describeValue, valueAtPointer } from './json-pointer.ts';
+import { describeValue, jsonType, valueAtPointer } from './json-pointer.ts';
 
 export const schemasDir = fileURLToPath(new URL('../schemas/', import.meta.url));
 
@@ -42,6 +42,8 @@ export interface SchemaViolation {
   pointer: string;
   expected: string;
   actual: string;
+  /** The JSON type of the value found there ('absent' where a value is missing). */
+  actualType: string;
 }
 
 function loadSchemas(): Map<string, JSONSchema> {
@@ -164,8 +166,8 @@ export function validateInLayer(layer: SchemaLayer, name: SchemaName, value: unk
     const params = error.params as Record<string, unknown>;
     const pointer =
       error.keyword === 'required' ? `${error.instancePath}/${String(params.missingProperty)}` : error.instancePath;
-    const actual = error.keyword === 'required' ? 'absent' : describeValue(valueAtPointer(value, error.instancePath));
-    return { pointer, expected: expectation(error), actual };
+    const found = error.keyword === 'required' ? undefined : valueAtPointer(value, error.instancePath);
+    return { pointer, expected: expectation(error), actual: describeValue(found), actualType: jsonType(found) };
   });
 }
 
@@ -242,9 +244,13 @@ export function validateFieldInLayer(
     compiled.set(key, validate);
   }
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => ({
-    pointer: error.instancePath,
-    expected: expectation(error),
-    actual: describeValue(valueAtPointer(value, error.instancePath)),
-  }));
+  return (validate.errors ?? []).map((error) => {
+    const found = valueAtPointer(value, error.instancePath);
+    return {
+      pointer: error.instancePath,
+      expected: expectation(error),
+      actual: describeValue(found),
+      actualType: jsonType(found),
+    };
+  });
 }

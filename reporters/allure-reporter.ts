@@ -16,13 +16,15 @@
 import { existsSync } from 'node:fs';
 import type { FullConfig, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { ContentType, Stage, Status, type StepResult } from 'allure-js-commons';
-import { stripAnsi, type RuntimeMessage } from 'allure-js-commons/sdk';
+import { stripAnsi, type Category, type RuntimeMessage } from 'allure-js-commons/sdk';
 import {
   ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE,
   ReporterRuntime,
   type ReporterConfig,
 } from 'allure-js-commons/sdk/reporter';
 import { UnsyncedWriter } from './allure-writer.ts';
+import { causeLine, causesOf, type Cause } from './causes.ts';
+import type { TestRecord } from './conformance-model.ts';
 import { recordsOfAttachment, verdictAttachment } from '../support/judgment/verdict-record.ts';
 import { brokenRulesOf, labelsAgreeingWithTheMatrix } from './allure-rule-labels.ts';
 import { reportSteps, type PlaywrightAttachment, type StepSink } from './allure-steps.ts';
@@ -62,6 +64,15 @@ type Annotations = TestCase['annotations'];
 const isMessage = (attachment: PlaywrightAttachment): boolean =>
   attachment.contentType === ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE;
 
+/** A category of the report for a cause: the failures whose message names one of its ids (verdict-message.ts). */
+function causeCategory(cause: Cause): Category {
+  return {
+    name: `Cause ${cause.id}: ${cause.title} (breaks ${cause.rules.join(', ')})`,
+    messageRegex: `[\\s\\S]*cause: [^\\n]*(${cause.ids.join('|')})[\\s\\S]*`,
+    matchedStatuses: [Status.FAILED, Status.BROKEN],
+  };
+}
+
 function annotationStep(name: string): StepResult {
   const empty = { parameters: [], steps: [], attachments: [], statusDetails: {} };
   return { name, status: Status.PASSED, stage: Stage.FINISHED, ...empty };
@@ -76,6 +87,9 @@ export default class AllureReporter implements Reporter {
   private readonly runStarted = new Date();
   /** The annotations each test declared, as it began (those it adds while running are not labels or steps). */
   private readonly declared = new Map<string, Annotations>();
+  private resultsWriter: UnsyncedWriter | undefined;
+  /** Each test's records, for the causes of the run. */
+  private readonly cases: Array<Pick<TestRecord, 'title' | 'verdicts'>> = [];
 
   constructor(options: AllureReporterOptions = {}) {
     this.options = options;
@@ -85,8 +99,9 @@ export default class AllureReporter implements Reporter {
     this.config = config;
     this.suite = suite;
     const { environmentInfo, categories, links, globalLabels, listeners } = this.options;
+    this.resultsWriter = new UnsyncedWriter(this.options.resultsDir ?? './allure-results');
     this.allureRuntime = new ReporterRuntime({
-      writer: new UnsyncedWriter(this.options.resultsDir ?? './allure-results'),
+      writer: this.resultsWriter,
       ...(environmentInfo && { environmentInfo }),
       ...(categories && { categories }),
       ...(links && { links }),
@@ -104,14 +119,20 @@ export default class AllureReporter implements Reporter {
   }
 
   onEnd(): void {
-    const runtime = this.runtime();
     // Tests that never began (the run was stopped, or ended at its failure limit) are reported as skipped.
     for (const test of this.suite?.allTests() ?? []) {
       if (this.declared.has(test.id)) continue;
       this.writeTest(test, this.notRun(), test.annotations);
     }
-    runtime.writeEnvironmentInfo();
-    runtime.writeCategoriesDefinitions();
+    // The report's front page leads with the causes: one line each in its metadata, one category each.
+    const causes = causesOf(this.cases);
+    const environment: Record<string, string> = {};
+    causes.forEach((cause, index) => {
+      environment[`Cause ${index + 1}`] = causeLine(cause);
+    });
+    Object.assign(environment, this.options.environmentInfo ?? {});
+    this.writer().writeEnvironmentInfo(environment);
+    this.writer().writeCategoriesDefinitions([...causes.map(causeCategory), ...(this.options.categories ?? [])]);
   }
 
   printsToStdio(): boolean {
@@ -122,6 +143,11 @@ export default class AllureReporter implements Reporter {
   private notRun(): Run {
     const nothing = { attachments: [], steps: [], stdout: [], stderr: [], errors: [] };
     return { status: 'skipped', ...nothing, startTime: this.runStarted, duration: 0, retry: 0, parallelIndex: 0 };
+  }
+
+  private writer(): UnsyncedWriter {
+    if (!this.resultsWriter) throw new Error('reporters/allure-reporter.ts: the run has not begun (no onBegin)');
+    return this.resultsWriter;
   }
 
   private runtime(): ReporterRuntime {
@@ -151,10 +177,19 @@ export default class AllureReporter implements Reporter {
     }
     reportSteps(run, this.stepSink(uuid), { detail: this.options.detail ?? true, isMessage });
     // The records of a failed run: the rules it broke decide its stories (reporters/allure-rule-labels.ts).
-    const verdicts = run.attachments.find((attachment) => attachment.contentType === verdictAttachment.contentType);
-    const broken =
-      run.status === 'failed' || run.status === 'timedOut' ? brokenRulesOf(recordsOfAttachment(verdicts?.body)) : [];
+    const attached = run.attachments.find((attachment) => attachment.contentType === verdictAttachment.contentType);
+    const records = recordsOfAttachment(attached?.body);
+    this.cases.push({ title: identity.fullName, verdicts: records });
+    const broken = run.status === 'failed' || run.status === 'timedOut' ? brokenRulesOf(records) : [];
+    const own = new Set(
+      declared.filter((annotation) => annotation.type === 'rule').map((annotation) => annotation.description),
+    );
     runtime.updateTest(uuid, (result) => {
+      // A failure on a cause another test reported first is still a failure here (its records say so).
+      if (broken.length > 0) result.status = Status.FAILED;
+      // A test stopped by another rule says so where its name is read, and is filed under that rule.
+      if (broken.length > 0 && !broken.some((rule) => own.has(rule)))
+        result.name = `${result.name} — failed on ${broken.join(', ')}, not its own rules`;
       result.labels = labelsAgreeingWithTheMatrix(lastSuiteLabels(result.labels), broken);
       // The declared annotations open the test, after what its fixtures and hooks did before it.
       const afterHooks = result.steps[0]?.name === 'Before Hooks' ? 1 : 0;

@@ -19,6 +19,7 @@ import type { RunHeader } from './markdown.ts';
 import { buildReports, outputFiles, writeReports } from './report-pipeline.ts';
 import { allureResultsDirOf } from '../support/lifecycle/output-directory.ts';
 import { noteTiming, runTimingFile } from './run-timing.ts';
+import { readSuspects } from '../support/lifecycle/configured-ids.ts';
 
 export interface ConformanceReporterOptions {
   /** Where the four files go; default ${PCS_OUTPUT_DIR:-reports}. */
@@ -31,6 +32,9 @@ export { outputFiles } from './report-pipeline.ts';
 export const stripAnsi = (text: string): string => stripVTControlCharacters(text);
 
 export function outcomeOf(test: TestCase): Outcome {
+  // A failure the suite marked expected (a cause another test reported first) is a failure all the same.
+  const last = test.results.at(-1)?.status;
+  if (test.outcome() === 'expected' && (last === 'failed' || last === 'timedOut')) return 'failed';
   switch (test.outcome()) {
     case 'expected':
       return test.results.at(-1)?.status === 'skipped' ? 'skipped' : 'passed';
@@ -148,6 +152,7 @@ export default class ConformanceReporter implements Reporter {
       header: runHeader(),
       junitName: 'collect-conformance',
       durations,
+      suspects: readSuspects(this.outputDir, process.env.PCS_RUN_ID),
       paths: {
         matrix: shown(join(this.outputDir, outputFiles.matrixMarkdown)),
         coverage: shown(join(this.outputDir, outputFiles.coverageMarkdown)),

@@ -9,6 +9,7 @@ import { redact } from '../support/http/redact.ts';
 import { headline, renderVerdict } from '../support/judgment/verdict-message.ts';
 import { isUndecided, type VerdictRecord } from '../support/judgment/verdict-record.ts';
 import { categoryOf } from './categories.ts';
+import type { Cause } from './causes.ts';
 import { brokenRules, type TestRecord } from './conformance-model.ts';
 
 /** XML 1.0 text: markup escaped, and the characters XML cannot hold at all dropped. */
@@ -31,14 +32,17 @@ interface Verdictless {
 }
 
 /** What a case's <testcase> holds beyond its name: a failure, an error, a skip, or nothing. */
-function outcomeOfCase(test: TestRecord): Verdictless {
+function outcomeOfCase(test: TestRecord, causes: readonly Cause[]): Verdictless {
   const broken = test.verdicts.filter((record) => record.kind === 'broken');
   if (broken.length > 0) {
     const first = broken[0]!;
     const body = broken
       .map((record) => [renderVerdict(record), record.exchange?.transcript ?? ''].filter(Boolean).join('\n\n'))
       .join('\n\n');
-    return { element: 'failure', message: headline(first), type: categoryOf(first).id, body };
+    // The message leads with the cause, so that a CI page of failures reads as a list of defects.
+    const cause = causes.find((candidate) => candidate.records.includes(first));
+    const message = cause === undefined ? headline(first) : `cause ${cause.id}: ${cause.title}; ${headline(first)}`;
+    return { element: 'failure', message, type: categoryOf(first).id, body };
   }
   if (test.outcome === 'failed') {
     const undecided: VerdictRecord | undefined = test.verdicts.find(isUndecided);
@@ -63,15 +67,18 @@ const fileOf = (location: string): string => location.replace(/:\d+(:\d+)?$/, ''
 export interface JUnitOptions {
   /** The name of the whole report (testsuites). */
   name: string;
+  /** The causes of the broken rules: a first test suite holds one failing test case each. */
+  causes?: readonly Cause[];
   /** Seconds each case took, by title, when known. */
   durations?: ReadonlyMap<string, number>;
 }
 
 export function renderJUnit(tests: readonly TestRecord[], options: JUnitOptions): string {
+  const causes = options.causes ?? [];
   const files = new Map<string, TestRecord[]>();
   for (const test of tests) files.set(fileOf(test.location), [...(files.get(fileOf(test.location)) ?? []), test]);
   const count = (cases: readonly TestRecord[], element: Verdictless['element']): number =>
-    cases.filter((test) => outcomeOfCase(test).element === element).length;
+    cases.filter((test) => outcomeOfCase(test, causes).element === element).length;
   const seconds = (test: TestRecord): number => options.durations?.get(test.title) ?? 0;
   const total = (cases: readonly TestRecord[]): string =>
     cases.reduce((sum, test) => sum + seconds(test), 0).toFixed(3);
@@ -86,7 +93,7 @@ export function renderJUnit(tests: readonly TestRecord[], options: JUnitOptions)
         `errors="${count(cases, 'error')}" skipped="${count(cases, 'skipped')}" time="${total(cases)}">`,
     );
     for (const test of cases) {
-      const outcome = outcomeOfCase(test);
+      const outcome = outcomeOfCase(test, causes);
       lines.push(
         `<testcase name="${attribute(test.title)}" classname="${attribute(file)}" time="${seconds(test).toFixed(3)}">`,
       );

@@ -11,7 +11,8 @@ import type {
   RuleOutcome,
   Totals,
 } from './conformance-model.ts';
-import { headline } from '../support/judgment/verdict-message.ts';
+import { headline, violationLine } from '../support/judgment/verdict-message.ts';
+import { causeLine, type Cause } from './causes.ts';
 import { categoryName } from './categories.ts';
 import { notCoveredSymbol, verdictDefinition, verdicts } from './verdicts.ts';
 
@@ -82,8 +83,45 @@ function headerLines(title: string, header: RunHeader): string[] {
   ];
 }
 
-export function renderMatrixMarkdown(matrix: ConformanceMatrix, header: RunHeader): string {
-  const lines = headerLines('Conformance matrix', header);
+/** The causes of the broken rules, first in a report: one line each, and an example of each. */
+export function causesSection(causes: readonly Cause[]): string[] {
+  if (causes.length === 0) return [];
+  const fail = verdictDefinition('fail').symbol;
+  return [
+    `### Causes (${causes.length})`,
+    '',
+    ...causes.map(
+      (cause) =>
+        `- ${fail} ${cell(causeLine(cause))} (${cause.tests.length} test${cause.tests.length === 1 ? '' : 's'}); ` +
+        `e.g. \`${cell(violationLine(cause.violation)).slice(0, 200)}\``,
+    ),
+    '',
+  ];
+}
+
+/** The rules no test checked, each with why (the note of its first test that was not checked). */
+export function notCheckedSection(coverage: RuleCoverage | undefined): string[] {
+  const entries = (coverage?.rules ?? []).filter((entry) => entry.verdict === 'skip' && entry.tests.length > 0);
+  if (entries.length === 0) return [];
+  return [
+    `### Not checked (${entries.length})`,
+    '',
+    ...entries.map((entry) => {
+      const first = entry.tests.find((test) => test.outcome === 'skipped' || test.outcome === 'blocked');
+      const why = first === undefined ? '' : outcomeNote(first);
+      return `- ${verdictDefinition('skip').symbol} ${entry.id}: ${cell(why)}`;
+    }),
+    '',
+  ];
+}
+
+export function renderMatrixMarkdown(
+  matrix: ConformanceMatrix,
+  header: RunHeader,
+  causes: readonly Cause[] = [],
+  coverage?: RuleCoverage,
+): string {
+  const lines = [...headerLines('Conformance matrix', header), ...causesSection(causes)];
   lines.push(totalsLine(matrix.totals), '');
   lines.push(`| Rule | Kind | ${matrix.operations.join(' | ')} |`);
   lines.push(`|---|---|${matrix.operations.map(() => '---').join('|')}|`);
@@ -105,6 +143,7 @@ export function renderMatrixMarkdown(matrix: ConformanceMatrix, header: RunHeade
       `${notCoveredSymbol} no test checks the rule on that operation; ` +
       `empty: the rule does not concern the operation.`,
     '',
+    ...notCheckedSection(coverage),
   );
   return lines.join('\n');
 }
@@ -145,8 +184,12 @@ export function outcomeNote(test: RuleCoverageEntry['tests'][number]): string {
   }
 }
 
-export function renderCoverageMarkdown(coverage: RuleCoverage, header: RunHeader): string {
-  const lines = headerLines('Rule coverage', header);
+export function renderCoverageMarkdown(
+  coverage: RuleCoverage,
+  header: RunHeader,
+  causes: readonly Cause[] = [],
+): string {
+  const lines = [...headerLines('Rule coverage', header), ...causesSection(causes)];
   lines.push(coverageTotalsLine(coverage), '', '| Rule | Kind | Verdict | Tests | Failure |', '|---|---|---|---|---|');
   for (const entry of coverage.rules) {
     const noted = noteOrder

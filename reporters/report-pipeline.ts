@@ -18,8 +18,10 @@ import {
   type TestRecord,
 } from './conformance-model.ts';
 import { renderJUnit } from './junit.ts';
+import { causesOf } from './causes.ts';
 import { renderCoverageMarkdown, renderMatrixMarkdown, strictWarning, type RunHeader } from './markdown.ts';
 import { renderRunSummary, type SummaryPaths } from './run-summary.ts';
+import type { ConfiguredIdSuspect } from '../support/lifecycle/configured-ids.ts';
 
 export const outputFiles = {
   matrixJson: 'conformance-matrix.json',
@@ -48,6 +50,8 @@ export interface ReportContext {
   junitName: string;
   /** Seconds each case took, by title, when known. */
   durations?: ReadonlyMap<string, number>;
+  /** Configured ids the target answered 404 for when the run started: said first, with what they may explain. */
+  suspects?: readonly ConfiguredIdSuspect[];
 }
 
 /** The reference's operations, the matrix's columns. */
@@ -57,14 +61,18 @@ export const documentedOperations = (): string[] =>
 export function buildReports(cases: readonly TestRecord[], context: ReportContext): Reports {
   const matrix = buildMatrix(rules, documentedOperations(), cases);
   const coverage = buildCoverage(rules, cases);
+  const causes = causesOf(cases);
+  // The causes in the JSON files name their example record rather than repeat every record.
+  const causesJson = causes.map(({ records: _records, ...cause }) => cause);
   const { header } = context;
   const files: Record<string, string> = {
-    [outputFiles.matrixJson]: `${JSON.stringify({ ...header, ...matrix }, null, 2)}\n`,
-    [outputFiles.matrixMarkdown]: renderMatrixMarkdown(matrix, header),
-    [outputFiles.coverageJson]: `${JSON.stringify({ ...header, ...coverage }, null, 2)}\n`,
-    [outputFiles.coverageMarkdown]: renderCoverageMarkdown(coverage, header),
+    [outputFiles.matrixJson]: `${JSON.stringify({ ...header, causes: causesJson, ...matrix }, null, 2)}\n`,
+    [outputFiles.matrixMarkdown]: renderMatrixMarkdown(matrix, header, causes, coverage),
+    [outputFiles.coverageJson]: `${JSON.stringify({ ...header, causes: causesJson, ...coverage }, null, 2)}\n`,
+    [outputFiles.coverageMarkdown]: renderCoverageMarkdown(coverage, header, causes),
     [outputFiles.junit]: renderJUnit(cases, {
       name: `collect-conformance ${header.target}`,
+      causes,
       ...(context.durations === undefined ? {} : { durations: context.durations }),
     }),
   };
@@ -75,7 +83,9 @@ export function buildReports(cases: readonly TestRecord[], context: ReportContex
     coverage,
     files,
     warning: warning === null ? null : redact(warning),
-    summary: renderRunSummary(coverage, cases, matrix.totals, context.paths).map((line) => redact(line)),
+    summary: renderRunSummary(coverage, cases, matrix.totals, context.paths, context.suspects).map((line) =>
+      redact(line),
+    ),
   };
 }
 

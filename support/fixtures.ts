@@ -5,7 +5,7 @@
  * "precondition" message naming the rule that broke, or skips it when the target lacks
  * something the reference does not promise (customer creation, configured ids).
  */
-import { test as base } from '@playwright/test';
+import { test as base, type TestInfo } from '@playwright/test';
 import type { CreateTransactionBody } from '../contract/types.ts';
 import { operation } from '../contract/operations.ts';
 import { ApiClient } from './http/client.ts';
@@ -20,7 +20,9 @@ import { settleInFlight } from './http/transport.ts';
 import { judgeAnswer, wasJudged } from './judgment/registry.ts';
 import { accepted, type Expectation } from './judgment/expectations.ts';
 import { openSink, VerdictSink } from './judgment/verdict-sink.ts';
-import { verdictAttachment, type VerdictAttachmentBody } from './judgment/verdict-record.ts';
+import { knownCauseAnnotation, verdictAttachment, type VerdictAttachmentBody } from './judgment/verdict-record.ts';
+import { causesReportedFirstBy } from './judgment/known-broken.ts';
+import { causeSignature } from './judgment/cause-keys.ts';
 import type { RuleKind } from '../contract/rules.ts';
 
 export interface CreatedTransaction {
@@ -54,6 +56,28 @@ export function preconditionAnswer(exchange: Exchange, expectation: Expectation)
   for (const [index, judgement] of judgeAnswer(exchange, expectation, answerSettings()).entries()) {
     if (index === 0 || judgement.rule === shape) precondition(judgement.rule, exchange, judgement.violations);
   }
+}
+
+/**
+ * A test that failed only on causes other tests of this run reported first: still a failure in every report of
+ * the suite (its records say so), but not a new one for Playwright, which would otherwise replace the worker
+ * (about a second on two cores for each test one defect fails). Its annotation says which tests found them.
+ */
+function keepWorkerOnKnownCause(testInfo: TestInfo, sink: VerdictSink): void {
+  if (testInfo.status !== 'failed' || testInfo.expectedStatus !== 'passed') return;
+  const broken = sink.records().filter((record) => record.kind === 'broken');
+  // Another error than the verdicts (an error of the suite, the transport) is this test's own to report.
+  if (broken.length === 0 || testInfo.errors.length > broken.length) return;
+  const firstBy = causesReportedFirstBy(
+    broken.flatMap((record) => record.violations.map(causeSignature)),
+    testInfo.title,
+  );
+  if (firstBy === undefined) return;
+  testInfo.annotations.push({
+    type: knownCauseAnnotation,
+    description: `failed only on causes that ${firstBy.map((title) => `"${title}"`).join(', ')} reported first`,
+  });
+  testInfo.fail();
 }
 
 /** Skips a test that creates or deletes something when the target is live without PCS_ALLOW_LIVE_WRITES=yes. */
@@ -105,6 +129,7 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
         ),
       );
       await use(sink);
+      keepWorkerOnKnownCause(testInfo, sink);
       if (testInfo.status === 'skipped' && !sink.has('blocked') && !sink.has('unavailable')) {
         const reason = [...testInfo.annotations]
           .reverse()

@@ -37,6 +37,7 @@ import { withoutFrames } from '../judgment/frameless.ts';
 import { checkRecord, renderVerdict, requestLine } from '../judgment/verdict-message.ts';
 import type { VerdictRecord } from '../judgment/verdict-record.ts';
 import { sinkOf, VerdictSink, withSink } from '../judgment/verdict-sink.ts';
+import { causeSignature } from '../judgment/cause-keys.ts';
 import { defaultAnswerSettings } from '../judgment/answer-settings.ts';
 
 /** A rule broken by a generated case: thrown inside a predicate (see holds); its record is the verdict. */
@@ -370,7 +371,7 @@ async function runPropertyIn<T, C>(sink: VerdictSink, options: PropertyOptions<T
         sink.undecided('blocked', blocked, error.ruleId);
         testInfo.skip(true, blocked);
       }
-      recordBroken(error.ruleId, title, runEnv);
+      recordBroken(error.ruleId, title, runEnv, error.record.violations.map(causeSignature));
       // What the setup needed is a precondition of every case.
       const record: VerdictRecord = { ...error.record, precondition: true };
       sink.add(record);
@@ -548,7 +549,7 @@ async function runPropertyIn<T, C>(sink: VerdictSink, options: PropertyOptions<T
       const message = failureMessage(title, { ...details, counterexample, shrinkNote }, failed);
       if (failed.error instanceof PropertyViolation) {
         const violation = failed.error;
-        recordBroken(violation.ruleId, title, runEnv);
+        recordBroken(violation.ruleId, title, runEnv, violation.record.violations.map(causeSignature));
         // The one record of the run's failure: the minimal case, with how to replay it.
         sink.add({
           ...violation.record,

@@ -6,7 +6,7 @@
  */
 import { validateInLayer, type SchemaName } from '../../contract/schemas.ts';
 import type { SchemaLayer } from '../../contract/json-schema.ts';
-import { describeValue, valueAtPointer } from '../../contract/json-pointer.ts';
+import { describeValue, jsonType, valueAtPointer } from '../../contract/json-pointer.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { timed } from '../reporting/request-costs.ts';
 
@@ -20,6 +20,12 @@ export interface Violation {
    * have the documented shape (the check that found it sets it). Read through violationType.
    */
   type?: 'schema';
+  /** The JSON type of the value found at the location, when the check knows it (the causes of reports group by it). */
+  actualType?: string;
+  /** The rule whose check found the violation, when the record is another rule's (an input's accepted answer). */
+  by?: string;
+  /** The field of the request a status violation answered (an input of a known class sets it). */
+  subject?: string;
 }
 
 /** The kinds of failure a violation can be (the failure categories of the reports are made from them). */
@@ -121,6 +127,7 @@ export function bodyMatchesSchema(
     location: `body ${violation.pointer === '' ? '/' : violation.pointer}`,
     expected: `${violation.expected} (schema ${schema})`,
     actual: violation.actual,
+    actualType: violation.actualType,
     type: 'schema' as const,
   }));
 }
@@ -130,5 +137,12 @@ export function bodyValueEquals(exchange: Pick<Exchange, 'json'>, pointer: strin
   const actual = valueAtPointer(exchange.json, pointer);
   return Object.is(actual, expected) || JSON.stringify(actual) === JSON.stringify(expected)
     ? []
-    : [{ location: `body ${pointer}`, expected: describeValue(expected), actual: describeValue(actual) }];
+    : [
+        {
+          location: `body ${pointer}`,
+          expected: describeValue(expected),
+          actual: describeValue(actual),
+          actualType: jsonType(actual),
+        },
+      ];
 }

@@ -17,6 +17,7 @@ import type { Expectation } from './expectations.ts';
 import { withoutFrames, withoutSuiteFrames } from './frameless.ts';
 import { blockedReason, brokenEarlier, recordBroken } from './known-broken.ts';
 import { checkRecord, renderVerdict } from './verdict-message.ts';
+import { causeSignature } from './cause-keys.ts';
 import { currentSink as scopedSink, sinkOf, type VerdictSink } from './verdict-sink.ts';
 import { defaultAnswerSettings, type AnswerSettings } from './answer-settings.ts';
 
@@ -70,10 +71,10 @@ export const expect = baseExpect.extend({
   },
 });
 
-/** Records the rule as broken in this run, for later tests' preconditions; nothing outside a test. */
-function noteBroken(ruleId: string): void {
+/** Records the rule as broken in this run, and by what causes, for later tests; nothing outside a test. */
+function noteBroken(ruleId: string, violations: readonly Violation[]): void {
   const title = runningTest()?.title;
-  if (title !== undefined) recordBroken(ruleId, title);
+  if (title !== undefined) recordBroken(ruleId, title, process.env, violations.map(causeSignature));
 }
 
 /** Asserts a rule on an exchange; soft assertions let one test report every rule it checks. */
@@ -88,7 +89,7 @@ export function expectRule(
   );
   if (violations.length > 0) {
     attachViolationTable(ruleId, violations);
-    noteBroken(ruleId);
+    noteBroken(ruleId, violations);
   }
   // A broken rule is a verdict on the target: no code frame of this file under it (support/judgment/frameless.ts).
   withoutSuiteFrames(() => {
@@ -128,7 +129,7 @@ export function precondition(ruleId: string, exchange: Exchange, violations: Vio
   const record = checkRecord(ruleId, exchange, violations, { precondition: true });
   sink?.add(record);
   sink?.undecided('blocked', `not checked: its precondition ${ruleId} failed first`, ruleId);
-  noteBroken(ruleId);
+  noteBroken(ruleId, violations);
   attachViolationTable(ruleId, violations);
   throw withoutFrames(new PreconditionError(renderVerdict(record)));
 }

@@ -52,6 +52,8 @@ export interface ClassifiedInput {
   readings: Reading[];
   /** The input in a few words, for titles and messages: `/amount = "1000" (string)`. */
   what: string;
+  /** The field the input sets (a JSON pointer of the body), when it is one field's value. */
+  subject?: string;
   /** Why it has its class, in a few words. */
   why: string;
 }
@@ -91,6 +93,10 @@ export function classifyField(
   value: unknown,
   options: ClassifyOptions = {},
 ): ClassifiedInput {
+  return { ...classifyValueAt(name, pointer, value, options), subject: pointer };
+}
+
+function classifyValueAt(name: SchemaName, pointer: string, value: unknown, options: ClassifyOptions): ClassifiedInput {
   const what = `${pointer} = ${describeValue(value)}`;
   const required = pointer !== '' && isRequiredAt(name, pointer);
   const usable = options.usable ?? (() => true);

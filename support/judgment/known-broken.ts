@@ -22,12 +22,33 @@ export function knownBrokenPath(env: Env = process.env): string {
 interface BrokenLine {
   rule: string;
   title: string;
+  /** The cause keys of the violations (support/judgment/cause-keys.ts). */
+  causes?: string[];
 }
 
-/** Records that a test found the rule broken in this run. Never fails its caller. */
-export function recordBroken(rule: string, title: string, env: Env = process.env): void {
-  const line: BrokenLine = { rule, title };
+/** Records that a test found the rule broken in this run, by these causes. Never fails its caller. */
+export function recordBroken(rule: string, title: string, env: Env = process.env, causes: string[] = []): void {
+  const line: BrokenLine = { rule, title, ...(causes.length > 0 ? { causes } : {}) };
   appendRunLine(knownBrokenPath(env), line, env);
+}
+
+/**
+ * The test that reported each of these causes first in this run, when it is another test for every one of them
+ * (the file's order decides who was first, so that two tests meeting a new cause at once do not both defer to the
+ * other): undefined when one of them is new, or first found by this test.
+ */
+export function causesReportedFirstBy(
+  causes: readonly string[],
+  title: string,
+  env: Env = process.env,
+): string[] | undefined {
+  if (causes.length === 0) return undefined;
+  const first = new Map<string, string>();
+  for (const line of runLines<BrokenLine>(knownBrokenPath(env), env))
+    for (const cause of line.causes ?? []) if (!first.has(cause)) first.set(cause, line.title);
+  const reporters = causes.map((cause) => first.get(cause));
+  if (reporters.some((reporter) => reporter === undefined || reporter === title)) return undefined;
+  return [...new Set(reporters as string[])];
 }
 
 /** The title of another test of this run that found the rule broken, if one did. */

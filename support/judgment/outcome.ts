@@ -41,6 +41,10 @@ function classText(input: ClassifiedInput, strict: boolean): string {
   return `${input.what}: ${klass.replace(/-/g, ' ')} (${input.why}${strictNote})`;
 }
 
+/** The field an input sets, for the status violation of its answer. */
+const subjectOf = (input: ClassifiedInput): { subject?: string } =>
+  input.subject === undefined ? {} : { subject: input.subject };
+
 export function judgeInput(
   exchange: Pick<Exchange, 'status'>,
   input: ClassifiedInput,
@@ -53,7 +57,14 @@ export function judgeInput(
     return {
       violations: isClientError(exchange.status)
         ? []
-        : [{ location: 'status', expected: `a 4xx status; input ${classText(input, strict)}`, actual: status }],
+        : [
+            {
+              location: 'status',
+              expected: `a 4xx status; input ${classText(input, strict)}`,
+              actual: status,
+              ...subjectOf(input),
+            },
+          ],
       lenient: null,
     };
   }
@@ -61,7 +72,12 @@ export function judgeInput(
     if (!isSuccess(exchange.status))
       return {
         violations: [
-          { location: 'status', expected: `a 2xx status; input ${classText(input, strict)}`, actual: status },
+          {
+            location: 'status',
+            expected: `a 2xx status; input ${classText(input, strict)}`,
+            actual: status,
+            ...subjectOf(input),
+          },
         ],
         lenient: null,
       };
@@ -78,6 +94,7 @@ export function judgeInput(
             `a 4xx (refused) or a 2xx with a conforming answer (accepted), ` +
             `never a 5xx; input ${classText(input, strict)}`,
           actual: status,
+          ...subjectOf(input),
         },
       ],
       lenient: null,

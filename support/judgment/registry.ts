@@ -127,8 +127,11 @@ export function wasJudged(exchange: Exchange): boolean {
 export function judgeAnswer(exchange: Exchange, expectation: Expectation, settings: AnswerSettings): Judgement[] {
   judged.add(exchange);
   if (expectation.kind === 'input') {
+    // What the accepted answer broke is named with the rule whose check found it: the answer's fault, not the input's.
     const verdict = judgeInput(exchange, expectation.input, expectation.strict, (reading) =>
-      judgeAccepted(exchange, expectation.context(reading), settings).flatMap((judgement) => judgement.violations),
+      judgeAccepted(exchange, expectation.context(reading), settings).flatMap((judgement) =>
+        judgement.violations.map((violation) => ({ ...violation, by: judgement.rule })),
+      ),
     );
     return [
       {

@@ -9,6 +9,7 @@ import { curlCommand, formatExchange, type Exchange } from '../http/exchange.ts'
 import { redact } from '../http/redact.ts';
 import type { Violation } from './checks.ts';
 import type { ExchangeRef, VerdictRecord } from './verdict-record.ts';
+import { causeId } from './cause-keys.ts';
 
 /** The reference to an exchange a record keeps: its request named as messages name it, and its masked curl line. */
 export function exchangeRef(exchange: Exchange, attachment?: string): ExchangeRef {
@@ -78,6 +79,8 @@ export function renderVerdict(record: VerdictRecord): string {
     // Names the assertion in the form Playwright's JUnit reporter reads as an assertion: the test is a <failure>
     // (a non-conformance), not an <error> (what a broken suite or an unreachable target gives).
     `  assertion: expect(answer).toSatisfyRule(${JSON.stringify(record.rule)})`,
+    // The cause in the run's summary and reports that this failure is one of (reporters/causes.ts).
+    `  cause: ${[...new Set(record.violations.map(causeId))].join(', ')}`,
     ...(record.detail ?? []),
   ];
   return redact(lines.join('\n'));

@@ -81,6 +81,9 @@ export const verdictAttachment = {
   contentType: 'application/vnd.collect-conformance.verdicts+json',
 } as const;
 
+/** The annotation of a test that failed only on causes other tests reported first (Playwright keeps its worker). */
+export const knownCauseAnnotation = 'known cause';
+
 export interface VerdictAttachmentBody {
   version: 1;
   records: VerdictRecord[];

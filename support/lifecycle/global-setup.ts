@@ -29,6 +29,8 @@ import { checkVariableNames } from './variable-names.ts';
 import { validateSettings } from './read-setting.ts';
 import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
+import { suspectConfiguredIds, suspectWarning, writeSuspects } from './configured-ids.ts';
+import { outputRootOf } from './output-directory.ts';
 import { registerSecret } from '../http/redact.ts';
 import { propertySettings } from '../generation/property-settings.ts';
 import { shrinkLedgerPath } from '../generation/shrink-budget.ts';
@@ -134,7 +136,30 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     process.stderr.write(`collect-conformance: ${probe.message}\n`);
     process.exit(targetUnavailableExitCode);
   }
-  if (probe.ok && probe.warning !== null) process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
+  // Configured ids the target does not know: said now, and first in the summary (support/lifecycle/configured-ids.ts).
+  const suspects =
+    closeMock === null
+      ? await suspectConfiguredIds(
+          {
+            baseUrl,
+            reads: [
+              { variable: 'PCS_CURRENCY_ID', id: suite.currencyId, operation: 'getCurrency', key: secretKey },
+              { variable: 'PCS_BALANCE_ID', id: suite.balanceId, operation: 'getBalance', key: secretKey },
+              {
+                variable: 'PCS_SECOND_BALANCE_ID',
+                id: suite.secondBalanceId,
+                operation: 'getBalance',
+                key: suite.secondSecretKey,
+              },
+            ],
+          },
+          settings,
+        )
+      : [];
+  writeSuspects(outputRootOf(), suite.runId, suspects);
+  for (const suspect of suspects) process.stderr.write(`collect-conformance: warning: ${suspectWarning(suspect)}\n`);
+  if (probe.ok && probe.warning !== null && suspects.length === 0)
+    process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
   if (!process.env.PCS_SECOND_SECRET_KEY?.trim())
     process.stdout.write(
       'collect-conformance: note: PCS_SECOND_SECRET_KEY is not set: the cross-account rules ' +

@@ -104,7 +104,8 @@ test('records alone give the matrix, the rule coverage, JUnit and the summary', 
   assert.match(
     junit,
     new RegExp(
-      String.raw`<failure message="TXN-CREATE-ECHO \(documented\) violated by createTransaction: ` +
+      String.raw`<failure message="cause [0-9a-f]{8}: /amount: not the value owed [^;]*; ` +
+        String.raw`TXN-CREATE-ECHO \(documented\) violated by createTransaction: ` +
         String.raw`POST /v1/transactions → 201" type="non-conformance-value">`,
     ),
   );
@@ -115,11 +116,12 @@ test('records alone give the matrix, the rule coverage, JUnit and the summary', 
   );
   assert.equal(
     reports.summary[0],
-    'collect-conformance: summary: 1 rule broken (❌); 4 tests: 2 passed, 1 failed, 1 skipped',
+    'collect-conformance: summary: 1 cause breaks 1 rule (❌): /amount: not the value owed ' +
+      '(e.g. 1500 owed, 1501 (number) found); 4 tests: 2 passed, 1 failed, 1 skipped',
   );
   assert.match(
     reports.summary[1]!,
-    /❌ TXN-CREATE-ECHO \(documented\) createTransaction: body \/amount: expected 1500/,
+    /❌ cause [0-9a-f]{8}: \/amount: .* — on createTransaction; breaks TXN-CREATE-ECHO \(1 test\)$/,
   );
   assert.match(reports.files[outputFiles.coverageMarkdown]!, /\| TXN-CREATE-ECHO \| documented \| ❌ fail \|/);
   assert.ok(JSON.parse(reports.files[outputFiles.matrixJson]!).cells.length > 0);

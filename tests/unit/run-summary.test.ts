@@ -45,13 +45,23 @@ test('a broken rule is one line: rule, operation, first location with expected a
     html: 'reports/html/index.html',
     allureResults: 'reports/allure-results',
   });
-  assert.equal(lines[0], 'collect-conformance: summary: 1 rule broken (❌); 3 tests: 0 passed, 3 failed, 0 skipped');
   assert.equal(
-    lines[1],
-    '  ❌ TXN-CREATE-ECHO (documented) createTransaction: body /amount: expected 100 (number), actual 101 (number) ' +
-      '(3 tests)',
+    lines[0],
+    'collect-conformance: summary: 1 cause breaks 1 rule (❌): /amount: not the value owed ' +
+      '(e.g. 100 owed, 101 (number) found); 3 tests: 0 passed, 3 failed, 0 skipped',
   );
-  assert.equal(lines[2], '  blocked: TXN-CREATE-ECHO failed as a precondition of 1 test, which did not check LINK-2XX');
+  assert.match(
+    lines[1]!,
+    new RegExp(
+      String.raw`^  ❌ cause [0-9a-f]{8}: /amount: not the value owed \(e\.g\. 100 owed, 101 \(number\) found\) — ` +
+        String.raw`on createTransaction; breaks TXN-CREATE-ECHO \(3 tests\)$`,
+    ),
+  );
+  assert.equal(
+    lines[2],
+    '     e.g. POST /v1/transactions → 201 at body /amount: expected 100 (number), actual 101 (number)',
+  );
+  assert.equal(lines[3], '     it also stopped 1 test before they checked LINK-2XX');
   assert.match(lines.at(-2)!, /^ {2}matrix: reports\/conformance-matrix\.md/);
   assert.match(lines.at(-1)!, /^ {2}report: reports\/html\/index\.html/);
 });
@@ -78,13 +88,13 @@ test("an assertion about the target carries no frame of the suite's files", () =
   assert.equal(withoutFrames(new Error('m')).stack, 'Error: m');
 });
 
-test('rules whose every test was skipped are named as not checked', () => {
+test('rules whose every test was skipped are named as not checked, with the reason', () => {
   const skippedRecord: TestRecord = {
     title: 'another account cannot delete',
     location: 'accounts.spec.ts:1',
     rules: ['LINK-2XX'],
     outcome: 'skipped',
-    verdicts: [],
+    verdicts: [{ rule: 'LINK-2XX', kind: 'skipped', violations: [], reason: 'PCS_SECOND_SECRET_KEY is not set' }],
   };
   const coverage = buildCoverage(rules, [skippedRecord]);
   const lines = renderRunSummary(coverage, [skippedRecord], totalsOf([skippedRecord]), {
@@ -94,7 +104,7 @@ test('rules whose every test was skipped are named as not checked', () => {
     allureResults: 'a',
   });
   assert.ok(
-    lines.some((line) => line.includes('not checked (their tests were skipped): LINK-2XX')),
+    lines.some((line) => line.includes('not checked: LINK-2XX: PCS_SECOND_SECRET_KEY is not set')),
     lines.join('\n'),
   );
 });

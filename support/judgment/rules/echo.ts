@@ -15,7 +15,7 @@
  * text, a replaced or removed character that is not white space at an end, a dropped query string
  * or another number is another value.
  */
-import { describeValue } from '../../../contract/json-pointer.ts';
+import { describeValue, jsonType } from '../../../contract/json-pointer.ts';
 import { valueAtPointer } from '../../../contract/json-pointer.ts';
 import type { Violation } from '../checks.ts';
 import type { Exchange } from '../../http/exchange.ts';
@@ -112,6 +112,7 @@ export function echoViolations(exchange: Pick<Exchange, 'json'>, read: Record<st
         location: `body /${field}`,
         expected: expectedEcho(field, read[field]),
         actual: describeValue(actual),
+        actualType: jsonType(actual),
       });
     }
   }

@@ -2,7 +2,7 @@
  * What a payment link owes beyond its shape: its token as a JSON string (LINK-TOKEN-STRING, whatever
  * the send shape types it as) and its url as an absolute URL (LINK-URL-ABSOLUTE).
  */
-import { describeValue, valueAtPointer } from '../../../contract/json-pointer.ts';
+import { describeValue, jsonType, valueAtPointer } from '../../../contract/json-pointer.ts';
 import type { Exchange } from '../../http/exchange.ts';
 import type { Violation } from '../checks.ts';
 import { registered, type RegisteredCheck } from './define.ts';
@@ -24,7 +24,14 @@ export function bodyValueIsAbsoluteUrl(exchange: Pick<Exchange, 'json'>, pointer
   }
   return absolute
     ? []
-    : [{ location: `body ${pointer}`, expected: 'an absolute URL (scheme and address)', actual: describeValue(value) }];
+    : [
+        {
+          location: `body ${pointer}`,
+          expected: 'an absolute URL (scheme and address)',
+          actual: describeValue(value),
+          actualType: jsonType(value),
+        },
+      ];
 }
 
 /** The value at a JSON pointer is a JSON string (the link operation's token, whatever the send shape says). */
@@ -32,7 +39,14 @@ export function bodyValueIsString(exchange: Pick<Exchange, 'json'>, pointer: str
   const value = valueAtPointer(exchange.json, pointer);
   return typeof value === 'string'
     ? []
-    : [{ location: `body ${pointer}`, expected: 'a JSON string', actual: describeValue(value) }];
+    : [
+        {
+          location: `body ${pointer}`,
+          expected: 'a JSON string',
+          actual: describeValue(value),
+          actualType: jsonType(value),
+        },
+      ];
 }
 
 export const paymentLinkChecks = (): RegisteredCheck[] => [

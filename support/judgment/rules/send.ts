@@ -4,7 +4,7 @@
  * (SEND-INTENT-MODE), and the amount of the transaction sent (SEND-AMOUNT-MATCHES).
  */
 import { isDateTime } from '../../../contract/schemas.ts';
-import { describeValue, escapePointerToken } from '../../../contract/json-pointer.ts';
+import { describeValue, escapePointerToken, jsonType } from '../../../contract/json-pointer.ts';
 import type { Exchange } from '../../http/exchange.ts';
 import { bodyValueEquals, type Violation } from '../checks.ts';
 import { registered, type RegisteredCheck } from './define.ts';
@@ -45,6 +45,7 @@ export function intentEventTimestamps(exchange: Pick<Exchange, 'json'>): Violati
       location: `body /${index}/${field}`,
       expected: `a date-time (the intent's status is "${String(intent.status)}": the reference sets ${field} then)`,
       actual: describeValue(intent[field]),
+      actualType: jsonType(intent[field]),
     });
   });
   return violations;
@@ -81,6 +82,7 @@ export function intentModeIsPathMode(exchange: Pick<Exchange, 'json' | 'path'>):
             location: `body /${index}/mode`,
             expected: `${describeValue(mode)}, the mode of the path`,
             actual: describeValue(actual),
+            actualType: jsonType(actual),
           },
         ];
   });
