@@ -4,7 +4,7 @@
  * roles it fills in the operations table, the operations on whose every answer the check registry
  * judges it, as text for people or as JSON.
  */
-import type { Mutant } from '../mock/mutants.ts';
+import type { Mutant } from '../mock/mutants/index.ts';
 import { testLocation, type RuleHub } from './rule-links.ts';
 import type { ListedTest } from './rule-tests.ts';
 
@@ -108,7 +108,7 @@ export function renderRuleShow(show: RuleShow): string {
       show.tests.map((test) => `${testLocation(test)}  ${test.title}`),
     ),
     ...(show.tests.some((test) => test.line === undefined) ? [`  ${unlocated}`] : []),
-    ...section('Input cases (tests/input-cases)', show.inputCases.map(caseRow)),
+    ...section('Input cases (specs/input-cases)', show.inputCases.map(caseRow)),
   );
   const counted = show.mutants.filter((mutant) => mutant.equivalent === undefined).length;
   const mutantRows = show.mutants.map((mutant) => {
