@@ -39,14 +39,17 @@ import { withoutFrames } from '../judgment/frameless.ts';
 /** A rule broken by a generated case: thrown inside a predicate (see holds). */
 export class PropertyViolation extends Error {
   override name = 'PropertyViolation';
-  constructor(
-    readonly ruleId: string,
-    readonly exchange: Exchange,
-    readonly violations: Violation[],
-    readonly precondition: boolean,
-  ) {
+  readonly ruleId: string;
+  readonly exchange: Exchange;
+  readonly violations: Violation[];
+  readonly precondition: boolean;
+  constructor(ruleId: string, exchange: Exchange, violations: Violation[], precondition: boolean) {
     const text = ruleFailureMessage(ruleId, exchange, violations);
     super(precondition ? `precondition failed: ${text}` : text);
+    this.ruleId = ruleId;
+    this.exchange = exchange;
+    this.violations = violations;
+    this.precondition = precondition;
     // A verdict on the target: no code frame of the suite under it (support/judgment/frameless.ts).
     withoutFrames(this);
   }

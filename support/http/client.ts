@@ -43,10 +43,13 @@ export class ApiClient {
   /** Cleanup requests: not the test's, so not judged. */
   private readonly quietExchanges = new WeakSet<Exchange>();
 
-  constructor(
-    readonly target: Target,
-    private readonly testInfo: TestInfo,
-  ) {}
+  readonly target: Target;
+  private readonly testInfo: TestInfo;
+
+  constructor(target: Target, testInfo: TestInfo) {
+    this.target = target;
+    this.testInfo = testInfo;
+  }
 
   private transportCache: TransportSettings | undefined;
 

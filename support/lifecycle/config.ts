@@ -45,11 +45,10 @@ export interface SuiteConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
     super(`${variable}: ${problem}`);
+    this.variable = variable;
     this.name = 'ConfigError';
   }
 }
