@@ -13,7 +13,7 @@ export interface RuleShow {
   rule: RuleHub['rule'] & { strict: string };
   operationRoles: RuleHub['operationRoles'];
   registeredFor: RuleHub['registeredFor'];
-  /** line is absent where the listing cannot give it (an installed package: see cli/rule-tests.ts). */
+  /** line is absent where the listing cannot give it (see cli/rule-tests.ts). */
   tests: Array<{ title: string; file: string; line?: number }>;
   inputCases: RuleHub['inputCases'];
   mutants: Array<Pick<Mutant, 'name' | 'operator' | 'operations' | 'description' | 'equivalent'>>;
@@ -85,8 +85,7 @@ const roleRows = (show: RuleShow): string[] => show.operationRoles.map(({ operat
 const caseRow = (entry: RuleShow['inputCases'][number]): string =>
   `${entry.file}  ${entry.pointer} = ${caseValue(entry)}  ${entry.class}: ${entry.name}`;
 
-const unlocated =
-  '(lines unknown: in an installed package tsx transpiles the specs, and Playwright lists positions in its output)';
+const unlocated = '(lines unknown: Playwright listed positions in code transpiled onto one line, not in the specs)';
 
 export function renderRuleShow(show: RuleShow): string {
   const { rule } = show;
