@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExitCode, internalErrorLine } from '../../cli/exit-codes.ts';
+import { helpText } from '../../cli/help.ts';
 import { exitCodeOfRun, forgetEarlierVerdicts, nonConformanceRecorded } from '../../cli/run-exit-code.ts';
 
 const finished = { runnerCode: 1, stoppedBy: null, nonConformance: false, targetUnavailable: false };
@@ -98,4 +99,14 @@ test('bin/collect-conformance.mjs exits with the same internal-error code when t
   const bin = readFileSync(new URL('../../bin/collect-conformance.mjs', import.meta.url), 'utf8');
   assert.match(bin, new RegExp(`process\\.exit\\(${ExitCode.internal}\\);`));
   assert.match(bin, new RegExp(`not of the target: exit ${ExitCode.internal}\\)`));
+});
+
+test('every exit code is documented in --help and in the README', () => {
+  const helpSection = helpText.slice(helpText.indexOf('Exit codes:'));
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readmeSection = readme.slice(readme.indexOf('## Exit codes'), readme.indexOf('## Reports'));
+  for (const [name, code] of Object.entries(ExitCode)) {
+    assert.match(helpSection, new RegExp(`^ {2}${code} {2}\\S`, 'm'), `--help: ${name} (${code})`);
+    assert.match(readmeSection, new RegExp(`^\\| ${code} \\| \\S`, 'm'), `README: ${name} (${code})`);
+  }
 });
