@@ -7,6 +7,7 @@
 import { defineConfig } from '@playwright/test';
 import { loadDotEnv, orExitOnConfigError, workersSetting } from './support/lifecycle/config.ts';
 import { refuseLeakingDiagnostics } from './support/lifecycle/debug-guard.ts';
+import { modulePath } from './support/lifecycle/module-paths.ts';
 import { allureResultsDirOf, outputRootOf, prepareOutputDirectory } from './support/lifecycle/output-directory.ts';
 import { readSetting } from './support/lifecycle/read-setting.ts';
 import { settings } from './support/lifecycle/settings.ts';
@@ -34,7 +35,8 @@ const consoleReporter: ConsoleReporter =
 
 export default defineConfig({
   testDir: './tests/conformance',
-  globalSetup: './support/lifecycle/global-setup.ts',
+  // The compiled .js files in the installed package (support/lifecycle/module-paths.ts).
+  globalSetup: modulePath('./support/lifecycle/global-setup.ts'),
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -47,9 +49,9 @@ export default defineConfig({
   reporter: [
     [consoleReporter],
     ['html', { open: 'never', outputFolder: `${outputRoot}/html` }],
-    ['./reporters/fresh-allure-results.ts', { resultsDir: allureResultsDir }],
+    [modulePath('./reporters/fresh-allure-results.ts'), { resultsDir: allureResultsDir }],
     [
-      './reporters/allure-reporter.ts',
+      modulePath('./reporters/allure-reporter.ts'),
       {
         resultsDir: allureResultsDir,
         detail: false,
@@ -58,7 +60,7 @@ export default defineConfig({
         categories: allureCategories(),
       },
     ],
-    ['./reporters/conformance-reporter.ts', { outputDir: outputRoot }],
+    [modulePath('./reporters/conformance-reporter.ts'), { outputDir: outputRoot }],
     // Sharded CI runs (npm run conformance:shard sets PCS_BLOB_DIR):
     // a blob report per shard, merged by npm run report:merge.
     ...(blobDir !== undefined ? [['blob', { outputDir: blobDir }] as ['blob', { outputDir: string }]] : []),

@@ -1,11 +1,12 @@
 /**
  * Entry point of the collect-conformance command (npm run conformance, npx collect-conformance).
- * User mistakes end in one line on stderr and exit code 2, never a stack trace.
+ * User mistakes end in one line on stderr and exit code 2, never a stack trace; a failure of the
+ * command itself in one line and exit code 4, so that a gate does not read it as a broken server.
  */
 import { pathToFileURL } from 'node:url';
 import { UsageError } from './args.ts';
 import { helpText } from './help.ts';
-import { ExitCode } from './exit-codes.ts';
+import { ExitCode, internalErrorLine } from './exit-codes.ts';
 // Subcommands are loaded when asked for: the mock's server and the rules catalogue are not the run's start-up cost.
 import { run } from './run.ts';
 import { mockVersion } from '../mock/version.ts';
@@ -34,14 +35,16 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** main, with any error it did not expect turned into one line and ExitCode.internal (bin/ and npm run mock). */
+export async function command(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    process.stderr.write(`${internalErrorLine('collect-conformance', error)}\n`);
+    return ExitCode.internal;
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(
-        `collect-conformance: internal error: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exit(ExitCode.nonConformance);
-    },
-  );
+  process.exit(await command(process.argv.slice(2)));
 }

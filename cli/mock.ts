@@ -5,7 +5,7 @@
  */
 import { startMockServer } from '../mock/server.ts';
 import { FaultSpecError } from '../mock/faults.ts';
-import { UnknownMutantError } from '../mock/mutants.ts';
+import { UnknownMutantError } from '../mock/mutants/index.ts';
 import { mockVersion, mockVersionHeader } from '../mock/version.ts';
 import { parseArgs, UsageError, type FlagSpec } from './args.ts';
 

@@ -24,6 +24,8 @@ export interface ChildOutcome {
   stoppedBy: NodeJS.Signals | null;
   /** The runner's process id. */
   pid: number | undefined;
+  /** The runner could not be started (the spawn itself failed). */
+  notStarted: boolean;
 }
 
 const parentCheckMs = 500;
@@ -68,8 +70,14 @@ export async function runPlaywright(
   }, parentCheckMs);
 
   let killedBy: NodeJS.Signals | null = null;
+  let notStarted = false;
   const code = await new Promise<number>((done) => {
-    child.on('error', () => done(1));
+    child.on('error', () => {
+      // Emitted when the spawn failed (no 'exit' follows) or a signal could not be sent (the runner goes on).
+      if (child.pid !== undefined) return;
+      notStarted = true;
+      done(1);
+    });
     child.on('exit', (exitCode, signal) => {
       killedBy = signal;
       done(signal ? exitCodeForSignal(signal) : (exitCode ?? 1));
@@ -79,5 +87,5 @@ export async function runPlaywright(
   process.off('SIGINT', onInterrupt);
   process.off('SIGTERM', onTerminate);
   process.off('SIGHUP', onHangUp);
-  return { code, killedBy, stoppedBy, pid: child.pid };
+  return { code, killedBy, stoppedBy, pid: child.pid, notStarted };
 }

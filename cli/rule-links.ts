@@ -13,7 +13,7 @@ import { gapRows, type GapRow } from '../contract/gaps.ts';
 import { inputCaseFiles, type InputCase, type InputCaseFile } from '../contract/input-cases.ts';
 import { operations, type Operation, type OperationId, type OperationRules } from '../contract/operations.ts';
 import { rules, type Rule } from '../contract/rules.ts';
-import { mutants, variants, type Mutant, type Variant } from '../mock/mutants.ts';
+import { mutants, variants, type Mutant, type Variant } from '../mock/mutants/index.ts';
 import { registeredRules } from '../support/judgment/registry.ts';
 import type { ListedTest } from './rule-tests.ts';
 

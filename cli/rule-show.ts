@@ -5,7 +5,7 @@
  * judges it, as text for people or as JSON.
  */
 import { readFileSync } from 'node:fs';
-import type { Mutant } from '../mock/mutants.ts';
+import type { Mutant } from '../mock/mutants/index.ts';
 import type { RuleCoverage } from '../reporters/conformance-model.ts';
 import { outcomeNote, type RunHeader } from '../reporters/markdown.ts';
 import { testLocation, type RuleHub } from './rule-links.ts';
@@ -16,7 +16,7 @@ export interface RuleShow {
   rule: RuleHub['rule'] & { strict: string };
   operationRoles: RuleHub['operationRoles'];
   registeredFor: RuleHub['registeredFor'];
-  /** line is absent where the listing cannot give it (an installed package: see cli/rule-tests.ts). */
+  /** line is absent where the listing cannot give it (see cli/rule-tests.ts). */
   tests: Array<{ title: string; file: string; line?: number }>;
   inputCases: RuleHub['inputCases'];
   mutants: Array<Pick<Mutant, 'name' | 'operator' | 'operations' | 'description' | 'equivalent'>>;
@@ -127,8 +127,7 @@ const roleRows = (show: RuleShow): string[] => show.operationRoles.map(({ operat
 const caseRow = (entry: RuleShow['inputCases'][number]): string =>
   `${entry.file}  ${entry.pointer} = ${caseValue(entry)}  ${entry.class}: ${entry.name}`;
 
-const unlocated =
-  '(lines unknown: in an installed package tsx transpiles the specs, and Playwright lists positions in its output)';
+const unlocated = '(lines unknown: Playwright listed positions in code transpiled onto one line, not in the specs)';
 
 export function renderRuleShow(show: RuleShow): string {
   const { rule } = show;
@@ -150,7 +149,7 @@ export function renderRuleShow(show: RuleShow): string {
       show.tests.map((test) => `${testLocation(test)}  ${test.title}`),
     ),
     ...(show.tests.some((test) => test.line === undefined) ? [`  ${unlocated}`] : []),
-    ...section('Input cases (tests/input-cases)', show.inputCases.map(caseRow)),
+    ...section('Input cases (specs/input-cases)', show.inputCases.map(caseRow)),
   );
   const counted = show.mutants.filter((mutant) => mutant.equivalent === undefined).length;
   const mutantRows = show.mutants.map((mutant) => {

@@ -1,15 +1,16 @@
 /**
  * The tests of the suite as Playwright itself lists them (`playwright test --list
- * --reporter=json`), through the configuration a run uses (playwright.config.ts, with tsx's
- * loader when installed as a package): titles, file:line and tags, exactly what a run would
- * run. Listing starts no target and no global setup, so it works with no reachable service.
+ * --reporter=json`), through the configuration a run uses (playwright.config.ts, compiled to
+ * JavaScript with the same lines when installed as a package): titles, file:line and tags, exactly
+ * what a run would run. Listing starts no target and no global setup, so it works with no reachable
+ * service.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { packageRoot, playwrightConfig, withTypeScriptLoader } from './run.ts';
+import { packageRoot, playwrightConfig } from './run.ts';
 
 export interface ListedTest {
   /** Describe blocks and title, joined with " › ". */
@@ -17,8 +18,8 @@ export interface ListedTest {
   /** Path relative to the package root, e.g. tests/conformance/payment-link.spec.ts. */
   file: string;
   /**
-   * Line of the test in its file; undefined where Playwright cannot know it: in an installed
-   * package tsx transpiles the specs onto one line and Playwright reports positions in that output.
+   * Line of the test in its file; undefined where Playwright cannot know it: a spec transpiled onto
+   * one line by a transform that does not keep lines (the package once shipped its specs so).
    */
   line?: number;
   /** Tags without the leading @: rule ids and the kinds (documented, inferred, quirk). */
@@ -98,14 +99,14 @@ export async function listTests(options: { grep?: string } = {}): Promise<Listed
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const args = [cli, 'test', '--config', playwrightConfig, '--list', '--reporter=json'];
   if (options.grep !== undefined) args.push('--grep', options.grep);
-  const env = withTypeScriptLoader({
+  const env = {
     ...process.env,
     PCS_OUTPUT_DIR: join(work, 'reports'),
     ALLURE_RESULTS_DIR: join(work, 'allure-results'),
     PLAYWRIGHT_JSON_OUTPUT_FILE: output,
     PLAYWRIGHT_JSON_OUTPUT_NAME: output,
     FORCE_COLOR: '0',
-  });
+  };
   try {
     const child = spawn(process.execPath, args, { cwd: packageRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';

@@ -7,6 +7,12 @@
  * rule and also met a few 503s exits 1, not 3, because a job that reads 3 as "sandbox down,
  * retry tomorrow" would hide the defect. Only a configuration error (nothing ran) and a
  * signal (the run did not finish, and the caller asked it to stop) come before it.
+ *
+ * Playwright's runner exits 0 (passed), 1 (a test failed, or an error outside the tests) or 130
+ * (interrupted); the suite's own global setup and signal handling add 2, 3, 143 and 129. A runner
+ * that could not be started, or that ended with any other code (Node's own fatal exits: 7, 13,
+ * ...), did not report on the target: that is the tool's own failure (4), not a verdict. A runner
+ * exit of 1 stays a failed run, decided by the reports.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +26,10 @@ const coverageFile = 'rule-coverage.json';
 export interface FinishedRun {
   /** The runner's exit code (143 or 129 when it was stopped by SIGTERM or SIGHUP itself). */
   runnerCode: number;
+  /** The runner could not be started at all (the spawn failed): runnerCode then means nothing. */
+  runnerNotStarted?: boolean;
+  /** The runner's process id, for the line that says it failed. */
+  runnerPid?: number | undefined;
   /** The signal that killed the runner outright (kill -9), when one did: nothing of the run after it ran. */
   runnerKilledBy?: NodeJS.Signals | null;
   /** The signal that stopped the command, when one did. */
@@ -34,6 +44,7 @@ export function exitCodeOfRun(run: FinishedRun): number {
   // SIGINT reaches the runner too, which then exits 130 itself.
   if (run.stoppedBy !== null && run.stoppedBy !== 'SIGINT') return exitCodeForSignal(run.stoppedBy);
   if (run.runnerKilledBy) return exitCodeForSignal(run.runnerKilledBy);
+  if (run.runnerNotStarted) return ExitCode.internal;
   if (run.stoppedBy === 'SIGINT' || run.runnerCode === 130) return 130;
   // The runner stopped by a signal sent to it alone (support/lifecycle/termination.ts): its code stands.
   if (run.runnerCode === exitCodeForSignal('SIGTERM') || run.runnerCode === exitCodeForSignal('SIGHUP'))
@@ -42,7 +53,28 @@ export function exitCodeOfRun(run: FinishedRun): number {
   if (run.runnerCode === ExitCode.usage) return ExitCode.usage;
   if (run.nonConformance) return ExitCode.nonConformance;
   if (run.runnerCode === ExitCode.unavailable || run.targetUnavailable) return ExitCode.unavailable;
-  return run.runnerCode === 0 ? ExitCode.pass : ExitCode.nonConformance;
+  if (run.runnerCode === 0) return ExitCode.pass;
+  // A failed test that broke no rule (a suite error, a time-out) still fails the gate as a failed run.
+  if (run.runnerCode === 1) return ExitCode.nonConformance;
+  return ExitCode.internal;
+}
+
+/**
+ * exitCodeOfRun, saying in one line on stderr when the runner itself failed (the code is then 4),
+ * since a runner that could not start or crashed may have printed nothing a reader would link to it.
+ */
+export function decideExitCode(run: FinishedRun, prefix = 'collect-conformance'): number {
+  const code = exitCodeOfRun(run);
+  if (code === ExitCode.internal) {
+    const runner = `the test runner${run.runnerPid ? ` (pid ${run.runnerPid})` : ''}`;
+    const what = run.runnerNotStarted
+      ? 'could not be started'
+      : `ended with exit code ${run.runnerCode}, which no outcome of a run gives`;
+    process.stderr.write(
+      `${prefix}: internal error: ${runner} ${what}: nothing was decided about the target (exit ${code})\n`,
+    );
+  }
+  return code;
 }
 
 /** Removes what an earlier run in the same output directory left, so that only this run's files are read. */

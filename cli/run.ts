@@ -3,12 +3,12 @@
  * environment, which wins over .env), validates the configuration before anything runs,
  * then runs the suite through Playwright's runner with the package's own configuration,
  * and turns the outcome into an exit code: 0 pass, 1 non-conformance, 2 usage or
- * configuration error, 3 target unavailable.
+ * configuration error, 3 target unavailable, 4 internal error.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, configErrorLine, loadConfig, loadDotEnv } from '../support/lifecycle/config.ts';
 import { probeRoundTrip, workersForRoundTrip } from '../support/lifecycle/round-trip-probe.ts';
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
@@ -20,18 +20,19 @@ import { settings } from '../support/lifecycle/settings.ts';
 import { propertySettings } from '../support/generation/property-settings.ts';
 import { invocationPrefix, invocationVariable } from '../support/generation/replay-command.ts';
 import { markerFileName } from '../support/http/transport.ts';
+import { modulePath } from '../support/lifecycle/module-paths.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
 import { operationPattern } from './operation-selection.ts';
 import { checkPassThrough, reporterProblem } from './playwright-options.ts';
 import { runPlaywright } from './playwright-child.ts';
-import { exitCodeOfRun, forgetEarlierVerdicts, killedRunnerLine, nonConformanceRecorded } from './run-exit-code.ts';
+import { decideExitCode, forgetEarlierVerdicts, killedRunnerLine, nonConformanceRecorded } from './run-exit-code.ts';
 import { environmentFromFlags, runFlags, variablesFromFlags } from './run-flags.ts';
 
 export { environmentFromFlags, runFlags };
 
 export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-export const playwrightConfig = resolve(packageRoot, 'playwright.config.ts');
+export const playwrightConfig = resolve(packageRoot, modulePath('playwright.config.ts'));
 
 /**
  * A regular expression matching tests that carry @documented (--documented-only), the user's pattern
@@ -84,24 +85,6 @@ const require = createRequire(import.meta.url);
 
 function playwrightCli(): string {
   return require.resolve('@playwright/test/cli');
-}
-
-/**
- * Playwright transpiles TypeScript itself, but not under node_modules, which is where the
- * suite lives once installed as a package: tsx's loader, registered in the runner and its
- * workers through NODE_OPTIONS, loads the suite's .ts files there.
- */
-export function withTypeScriptLoader(
-  env: NodeJS.ProcessEnv,
-  suiteRoot: string = fileURLToPath(new URL('..', import.meta.url)),
-): NodeJS.ProcessEnv {
-  // In a checkout Playwright's own transform loads everything: tsx's loader would only add a
-  // second loader thread to every worker and turn on source maps for every stack Playwright
-  // captures (each fixture, step and attachment): about a second of worker time per run (npm run profile).
-  if (!suiteRoot.split(/[\\/]/).includes('node_modules')) return env;
-  const loader = `--import=${pathToFileURL(require.resolve('tsx/esm')).href}`;
-  const current = env.NODE_OPTIONS ?? '';
-  return current.includes(loader) ? env : { ...env, NODE_OPTIONS: `${current} ${loader}`.trim() };
 }
 
 /**
@@ -178,15 +161,17 @@ export async function run(argv: string[]): Promise<number> {
   const outputDir = env.PCS_OUTPUT_DIR!;
   forgetEarlierVerdicts(outputDir);
   await chooseWorkers(env);
-  const { code, stoppedBy, killedBy, pid } = await runPlaywright(
+  const { code, stoppedBy, killedBy, pid, notStarted } = await runPlaywright(
     process.execPath,
     [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest, env)],
-    withTypeScriptLoader(env),
+    env,
   );
   // After a newline: the console reporter may have been in the middle of a line of dots.
   if (killedBy !== null && stoppedBy === null) process.stderr.write(`\n${killedRunnerLine(killedBy, pid)}\n`);
-  return exitCodeOfRun({
+  return decideExitCode({
     runnerCode: code,
+    runnerNotStarted: notStarted,
+    runnerPid: pid,
     runnerKilledBy: killedBy,
     stoppedBy,
     nonConformance: nonConformanceRecorded(outputDir),

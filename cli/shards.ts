@@ -4,7 +4,8 @@
  *   npm run conformance:shard -- --shard 2/4 [playwright args...]   (or PCS_SHARD=2/4)
  *     runs shard 2 of 4 with every configured reporter plus a blob report in
  *     ${PCS_BLOB_DIR:-reports/blob-report}/ and Allure results in ${ALLURE_RESULTS_DIR:-reports/allure-results}/;
- *     exits like the CLI: 0 pass, 1 non-conformance, 2 configuration error, 3 target unavailable.
+ *     exits like the CLI: 0 pass, 1 non-conformance, 2 configuration error, 3 target unavailable,
+ *     4 an internal error (of this command or of the test runner, not the target's).
  *
  *   npm run report:merge -- --blobs all-blob-reports --allure all-allure-results
  *     merges the shards' blob reports (playwright merge-reports) into one HTML report, one
@@ -18,14 +19,19 @@
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { markerFilePath } from '../support/http/transport.ts';
+import { moduleExtension, modulePath } from '../support/lifecycle/module-paths.ts';
 import { allureResultsDirOf, blobDirOf, outputRootOf } from '../support/lifecycle/output-directory.ts';
-import { exitCodeOfRun, forgetEarlierVerdicts, nonConformanceRecorded } from './run-exit-code.ts';
+import { ExitCode, internalErrorLine } from './exit-codes.ts';
+import { decideExitCode, forgetEarlierVerdicts, nonConformanceRecorded } from './run-exit-code.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const playwrightCli = resolve(root, 'node_modules/@playwright/test/cli.js');
+// Resolved as a dependency: installed, the package's own folder has no node_modules of its own.
+const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+const playwrightConfig = resolve(root, modulePath('playwright.config.ts'));
 
 export class UsageError extends Error {}
 
@@ -61,10 +67,20 @@ function takeOption(args: string[], name: string): string | undefined {
   return undefined;
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Promise<number> {
+interface Finished {
+  code: number;
+  /** The spawn itself failed: no process ran. */
+  notStarted: boolean;
+  pid: number | undefined;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Promise<Finished> {
   return new Promise((done) => {
     const child = spawn(command, args, { cwd, env, stdio: 'inherit' });
-    child.once('exit', (code, signal) => done(code ?? (signal ? 130 : 1)));
+    child.once('error', () => {
+      if (child.pid === undefined) done({ code: ExitCode.internal, notStarted: true, pid: undefined });
+    });
+    child.once('exit', (code, signal) => done({ code: code ?? (signal ? 130 : 1), notStarted: false, pid: child.pid }));
   });
 }
 
@@ -81,25 +97,23 @@ export async function runShard(argv: string[], env: NodeJS.ProcessEnv = process.
   rmSync(blobDir, { recursive: true, force: true });
   const outputDir = resolve(outputRootOf(env));
   forgetEarlierVerdicts(outputDir);
-  const code = await run(
+  const runner = await run(
     process.execPath,
-    [
-      playwrightCli,
-      'test',
-      '--config',
-      resolve(root, 'playwright.config.ts'),
-      `--shard=${shard.index}/${shard.total}`,
-      ...args,
-    ],
+    [playwrightCli, 'test', '--config', playwrightConfig, `--shard=${shard.index}/${shard.total}`, ...args],
     childEnv,
   );
   // The command's own reading of the outcome: a non-conformance wins over an unavailable target.
-  return exitCodeOfRun({
-    runnerCode: code,
-    stoppedBy: null,
-    nonConformance: nonConformanceRecorded(outputDir),
-    targetUnavailable: existsSync(markerFilePath(childEnv)),
-  });
+  return decideExitCode(
+    {
+      runnerCode: runner.code,
+      runnerNotStarted: runner.notStarted,
+      runnerPid: runner.pid,
+      stoppedBy: null,
+      nonConformance: nonConformanceRecorded(outputDir),
+      targetUnavailable: existsSync(markerFilePath(childEnv)),
+    },
+    'collect-conformance shards',
+  );
 }
 
 /** Copies every file of each results folder into one; Allure result files have unique names. */
@@ -146,14 +160,14 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
     PLAYWRIGHT_HTML_OPEN: 'never',
     PCS_OUTPUT_DIR: outputRoot,
   };
-  const merged = await run(
+  const { code: merged } = await run(
     process.execPath,
     [
       playwrightCli,
       'merge-reports',
       '--config',
-      resolve(root, 'playwright.config.ts'),
-      `--reporter=list,html,${resolve(root, 'reporters', 'conformance-reporter.ts')}`,
+      playwrightConfig,
+      `--reporter=list,html,${resolve(root, modulePath('reporters/conformance-reporter.ts'))}`,
       blobs,
     ],
     mergeEnv,
@@ -168,11 +182,12 @@ export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = proce
     process.stdout.write(
       `report:merge: ${copied} Allure result files from ${folders.length} shard(s) into ${resultsDir}\n`,
     );
-    if (buildAllure && existsSync(resolve(root, 'cli/report.ts'))) {
-      // From the project folder, where tsx resolves; every path it gets is absolute.
-      const built = await run(
+    const report = resolve(root, modulePath('cli/report.ts'));
+    if (buildAllure && existsSync(report)) {
+      // From the project folder, where tsx resolves in a checkout; every path it gets is absolute.
+      const { code: built } = await run(
         process.execPath,
-        ['--import', 'tsx', resolve(root, 'cli/report.ts')],
+        moduleExtension === '.ts' ? ['--import', 'tsx', report] : [report],
         { ...env, ALLURE_RESULTS_DIR: resultsDir, PCS_OUTPUT_DIR: outputRoot },
         root,
       );
@@ -198,9 +213,10 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`collect-conformance shards: ${error.message}\n`);
-      process.exit(2);
+      process.exit(ExitCode.usage);
     }
-    throw error;
+    process.stderr.write(`${internalErrorLine('collect-conformance shards', error)}\n`);
+    process.exit(ExitCode.internal);
   }
 }
 

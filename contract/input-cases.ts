@@ -1,5 +1,5 @@
 /**
- * Typed access to the input cases (tests/input-cases/*.json): one field of a request body set to
+ * Typed access to the input cases (specs/input-cases/*.json): one field of a request body set to
  * one value, with the outcome class the suite gives it and the rule that judges it. The cases are
  * data, as the JSON-Schema-Test-Suite keeps its cases: tests/unit/input-class.test.ts checks the
  * classes against support/judgment/input-class.ts, and `collect-conformance rules --show ID`
@@ -27,18 +27,18 @@ export interface InputCase {
 }
 
 export interface InputCaseFile {
-  /** File name inside tests/input-cases/. */
+  /** File name inside specs/input-cases/. */
   file: string;
   /** The request-body schema the cases are about. */
   schema: SchemaName;
   cases: InputCase[];
 }
 
-export const inputCasesDir = fileURLToPath(new URL('../tests/input-cases/', import.meta.url));
+export const inputCasesDir = fileURLToPath(new URL('../specs/input-cases/', import.meta.url));
 
 let loaded: InputCaseFile[] | undefined;
 
-/** Every file of tests/input-cases/, in name order. */
+/** Every file of specs/input-cases/, in name order. */
 export function inputCaseFiles(): InputCaseFile[] {
   if (loaded) return loaded;
   const files = readdirSync(inputCasesDir)

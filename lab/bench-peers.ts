@@ -15,7 +15,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startMockServer } from '../mock/server.ts';
-import { mutants as allMutants, perRequestMutant, variants as allVariants, type Behaviour } from '../mock/mutants.ts';
+import {
+  mutants as allMutants,
+  perRequestMutant,
+  variants as allVariants,
+  type Behaviour,
+} from '../mock/mutants/index.ts';
 import { dredd, peersInstalled, portmanNewman, prismProxy, type PeerTool, type Target } from './peers/tools.ts';
 import type { MutationScore } from './mutation/score.ts';
 import { writeMeasured } from './measured.ts';

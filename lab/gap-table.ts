@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gapRows } from '../contract/gaps.ts';
-import { variants } from '../mock/mutants.ts';
+import { variants } from '../mock/mutants/index.ts';
 
 export const gapsDocFile = fileURLToPath(new URL('../docs/explanations/gaps.md', import.meta.url));
 const begin = '<!-- gaps:begin (generated from specs/gaps.json by npm run gaps:generate) -->';

@@ -25,6 +25,7 @@ export const measuredCommands = {
   'bench-peers': { command: 'npm run bench:peers', title: 'Peers side by side' },
   'bench-mock': { command: 'npm run bench:mock', title: "The reference mock's throughput" },
   'fuzz-mock': { command: 'npm run fuzz:mock', title: 'The reference mock under abuse' },
+  'bench-startup': { command: 'npm run bench:startup', title: "The installed command's start-up" },
   'independent-servers': {
     command: 'npm run independent',
     title: 'The suite against independently written servers',

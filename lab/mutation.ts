@@ -1,6 +1,6 @@
 /**
  * npm run mutation: runs the conformance suite against every contract mutant of the reference
- * mock (mock/mutants.ts) and every conforming variant, and writes the mutation score to
+ * mock (mock/mutants/) and every conforming variant, and writes the mutation score to
  * ${PCS_OUTPUT_DIR:-reports}/mutation.md and mutation.json.
  *
  * One mock process serves every behaviour (chosen per request by the x-pcs-mutant header) and
@@ -34,7 +34,7 @@ import {
   perRequestMutant,
   variants as allVariants,
   type Behaviour,
-} from '../mock/mutants.ts';
+} from '../mock/mutants/index.ts';
 import type { MutationPlan, MutationPlanProject } from './mutation.playwright.config.ts';
 import { readReport, type TestOutcome } from './mutation/playwright-json.ts';
 import { computeScore, renderMarkdown, widerStageSuffix } from './mutation/score.ts';

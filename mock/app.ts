@@ -12,7 +12,7 @@ import { environmentRoutes } from './routes.ts';
 import { BadRequest } from './validation.ts';
 import { mockVersion, mockVersionHeader } from './version.ts';
 import { installFaults } from './faults.ts';
-import { installMutant } from './mutants.ts';
+import { installMutant } from './mutants/index.ts';
 
 export const sandboxPrefix = '/v1';
 export const livePrefix = '/live/v1';
@@ -45,7 +45,7 @@ export interface MockOptions {
   /** Log requests to stdout (pino); off by default. */
   logger?: boolean;
   /**
-   * Name of a contract mutant to serve instead of the reference behaviour (mock/mutants.ts;
+   * Name of a contract mutant to serve instead of the reference behaviour (mock/mutants/;
    * used by npm run mutation to measure what the suite catches). Unset: the reference.
    */
   mutant?: string;

@@ -150,10 +150,10 @@ export class FaultDecider {
   /** null: no throttle= or window= in the plan. */
   readonly rateLimits: MockRateLimits | null;
 
-  constructor(
-    readonly plan: FaultPlan,
-    now?: () => number,
-  ) {
+  readonly plan: FaultPlan;
+
+  constructor(plan: FaultPlan, now?: () => number) {
+    this.plan = plan;
     this.random = seededRandom(plan.seed);
     this.rateLimits = plan.rateLimits.length === 0 ? null : new MockRateLimits(plan.rateLimits, now);
   }

@@ -17,14 +17,14 @@ export interface RateDecision {
 
 /** A token bucket: `rps` tokens a second, at most `burst` saved. */
 class TokenBucket {
+  private readonly rps: number;
+  private readonly burst: number;
   private tokens: number;
   private last: number;
 
-  constructor(
-    private readonly rps: number,
-    private readonly burst: number,
-    now: number,
-  ) {
+  constructor(rps: number, burst: number, now: number) {
+    this.rps = rps;
+    this.burst = burst;
     this.tokens = burst;
     this.last = now;
   }
@@ -48,11 +48,13 @@ class TokenBucket {
 class SlidingWindow {
   private readonly accepted: number[] = [];
   private head = 0;
+  private readonly n: number;
+  private readonly ms: number;
 
-  constructor(
-    private readonly n: number,
-    private readonly ms: number,
-  ) {}
+  constructor(n: number, ms: number) {
+    this.n = n;
+    this.ms = ms;
+  }
 
   take(now: number): RateDecision {
     while (this.head < this.accepted.length && (this.accepted[this.head] ?? now) <= now - this.ms) this.head += 1;
@@ -77,11 +79,10 @@ class SlidingWindow {
 /** Every limit of the plan must allow a request; it then counts against each. */
 export class MockRateLimits {
   private readonly limits: (TokenBucket | SlidingWindow)[];
+  private readonly now: () => number;
 
-  constructor(
-    plans: readonly RateLimitPlan[],
-    private readonly now: () => number = () => performance.now(),
-  ) {
+  constructor(plans: readonly RateLimitPlan[], now: () => number = () => performance.now()) {
+    this.now = now;
     const start = this.now();
     this.limits = plans.map((plan) =>
       plan.kind === 'bucket' ? new TokenBucket(plan.rps, plan.burst, start) : new SlidingWindow(plan.n, plan.ms),

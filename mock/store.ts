@@ -70,7 +70,10 @@ interface Evictable {
 export class ByteBudget {
   used = 0;
   private readonly maps: Evictable[] = [];
-  constructor(readonly limit: number) {}
+  readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
   register(map: Evictable): void {
     this.maps.push(map);
   }
@@ -105,12 +108,14 @@ export class CappedMap<K, V> extends Map<K, V> {
   private queueBirths: number[] = [];
   private head = 0;
   private births = 0;
-  constructor(
-    private readonly cap: number,
-    private readonly budget?: ByteBudget,
-    private readonly sizeOf?: (value: V) => number,
-  ) {
+  private readonly cap: number;
+  private readonly budget: ByteBudget | undefined;
+  private readonly sizeOf: ((value: V) => number) | undefined;
+  constructor(cap: number, budget?: ByteBudget, sizeOf?: (value: V) => number) {
     super();
+    this.cap = cap;
+    this.budget = budget;
+    this.sizeOf = sizeOf;
     budget?.register(this);
   }
   override set(key: K, value: V): this {
@@ -223,12 +228,17 @@ export class EnvironmentStore {
   private nextTransactionId = 1;
   private nextIntentId = 1;
 
+  readonly environment: 'sandbox' | 'live';
+  readonly account: AccountName;
+
   constructor(
-    readonly environment: 'sandbox' | 'live',
+    environment: 'sandbox' | 'live',
     cap: number = defaultStoreCap,
     storeBytes: number = defaultStoreBytes,
-    readonly account: AccountName = 'primary',
+    account: AccountName = 'primary',
   ) {
+    this.environment = environment;
+    this.account = account;
     const seed = seedFor(environment, account);
     this.accountId = seed.accountId;
     this.currencies = new Map(seed.currencies.map((currency) => [currency.id, currency]));

@@ -6,12 +6,12 @@
 import type { PhoneNumberRecord } from './store.ts';
 
 export class BadRequest extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-    readonly code = 'invalid_request',
-  ) {
+  readonly status: number;
+  readonly code: string;
+  constructor(message: string, status = 400, code = 'invalid_request') {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 

@@ -15,7 +15,10 @@ import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
 
 export class UnsyncedWriter implements Writer {
   private created = false;
-  constructor(private readonly resultsDir: string) {}
+  private readonly resultsDir: string;
+  constructor(resultsDir: string) {
+    this.resultsDir = resultsDir;
+  }
 
   private path(name: string): string {
     if (!this.created) {

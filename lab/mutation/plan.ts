@@ -3,7 +3,7 @@
  * (see lab/mutation.ts and lab/mutation.playwright.config.ts).
  */
 import { isRuleId } from '../../contract/rules.ts';
-import type { Behaviour } from '../../mock/mutants.ts';
+import type { Behaviour } from '../../mock/mutants/index.ts';
 import type { MutationPlanProject } from '../mutation.playwright.config.ts';
 import type { TestOutcome } from './playwright-json.ts';
 

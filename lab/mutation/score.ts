@@ -5,7 +5,7 @@
  * that failed on them (false positives); with --strict, the same over the mutants and the
  * lenient variants (which conform by default and --strict must fail).
  */
-import { isLenient, type Mutant, type Variant } from '../../mock/mutants.ts';
+import { isLenient, type Mutant, type Variant } from '../../mock/mutants/index.ts';
 import { ruleOfMessage, type TestOutcome } from './playwright-json.ts';
 
 /**

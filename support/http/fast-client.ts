@@ -95,11 +95,10 @@ export class FastClient {
   private readonly pool: ClientPool;
   /** The steps of this client's case, in order (a case has a client of its own: forCase). */
   caseSteps: CaseStep[] = [];
+  readonly target: FastTarget;
 
-  constructor(
-    readonly target: FastTarget,
-    shared?: ClientPool,
-  ) {
+  constructor(target: FastTarget, shared?: ClientPool) {
+    this.target = target;
     if (shared !== undefined) {
       this.pool = shared;
       return;

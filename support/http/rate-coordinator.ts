@@ -142,8 +142,10 @@ export class CoordinatorLink {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (value: number) => void; reject: (error: Error) => void }>();
   private broken: Error | null = null;
+  private readonly socket: Socket;
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(socket: Socket) {
+    this.socket = socket;
     socket.setNoDelay(true);
     // Idle, the link must not keep a worker alive; it is referenced only while an answer is awaited.
     socket.unref();

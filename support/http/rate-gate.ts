@@ -32,8 +32,10 @@ export class RateGate {
   private unreported = 0;
   /** When this process first asked for a slot: a refusal of a request sent before was not paced. */
   private pacedSince: number | null = null;
+  private readonly options: RateGateOptions;
 
-  constructor(private readonly options: RateGateOptions) {
+  constructor(options: RateGateOptions) {
+    this.options = options;
     this.local = new RateController({ ceilingRps: options.ceilingRps, maxHoldMs: options.maxHoldMs });
   }
 

@@ -90,11 +90,10 @@ export type TransportFailure = 'unreachable' | 'unavailable' | 'rate-limited';
 
 export class TransportError extends Error {
   override name = 'TransportError';
-  constructor(
-    readonly failure: TransportFailure,
-    message: string,
-  ) {
+  readonly failure: TransportFailure;
+  constructor(failure: TransportFailure, message: string) {
     super(redact(message));
+    this.failure = failure;
     // A verdict on the target's availability, complete in its message: no code frame of the suite's transport under it.
     this.stack = `${this.name}: ${this.message}`;
   }

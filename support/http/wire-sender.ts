@@ -82,12 +82,12 @@ class AnswerCollector implements Dispatcher.DispatchHandlers {
   private settled = false;
   private abortRequest: ((error?: Error) => void) | undefined;
   private readonly timer: NodeJS.Timeout;
+  private readonly resolve: (response: IncomingResponse) => void;
+  private readonly reject: (error: SendFailure) => void;
 
-  constructor(
-    private readonly resolve: (response: IncomingResponse) => void,
-    private readonly reject: (error: SendFailure) => void,
-    timeoutMs: number,
-  ) {
+  constructor(resolve: (response: IncomingResponse) => void, reject: (error: SendFailure) => void, timeoutMs: number) {
+    this.resolve = resolve;
+    this.reject = reject;
     this.timer = setTimeout(() => this.timeOut(timeoutMs), timeoutMs);
   }
 

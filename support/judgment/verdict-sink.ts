@@ -16,14 +16,18 @@ export class VerdictSink {
   private readonly kept: VerdictRecord[] = [];
   private readonly counted = new Map<string, VerdictRecord>();
 
-  constructor(
-    /** How answers are judged in this test. */
-    readonly settings: AnswerSettings,
-    /** The kind of the test's rules (covers()), when it declares one. */
-    readonly kind: RuleKind | undefined,
-    /** The rules the test declares it checks. */
-    readonly rules: readonly string[],
-  ) {}
+  /** How answers are judged in this test. */
+  readonly settings: AnswerSettings;
+  /** The kind of the test's rules (covers()), when it declares one. */
+  readonly kind: RuleKind | undefined;
+  /** The rules the test declares it checks. */
+  readonly rules: readonly string[];
+
+  constructor(settings: AnswerSettings, kind: RuleKind | undefined, rules: readonly string[]) {
+    this.settings = settings;
+    this.kind = kind;
+    this.rules = rules;
+  }
 
   add(record: VerdictRecord): void {
     if (record.kind !== 'held' && record.kind !== 'lenient') {

@@ -4,11 +4,11 @@
  * values need not load the configuration that uses them.
  */
 export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
+  readonly variable: string;
+
+  constructor(variable: string, problem: string) {
     super(`${variable}: ${problem}`);
+    this.variable = variable;
     this.name = 'ConfigError';
   }
 }

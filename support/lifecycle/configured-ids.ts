@@ -96,7 +96,7 @@ export function readSuspects(outputDir: string, runId: string | undefined): Conf
 /** The warning the run prints when it starts. */
 export function suspectWarning(suspect: ConfiguredIdSuspect): string {
   return (
-    `${suspect.variable}=${suspect.id}: ${suspect.request} answered ${suspect.status}: the target may not have this id; ` +
-    'the tests that read it will fail, and the summary groups those failures under this variable'
+    `${suspect.variable}=${suspect.id}: ${suspect.request} answered ${suspect.status}: ` +
+    'the target may not have this id; the tests that read it will fail, and the summary groups those failures under it'
   );
 }

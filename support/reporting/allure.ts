@@ -10,6 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestInfo } from '@playwright/test';
 import * as allure from 'allure-js-commons';
@@ -22,6 +23,7 @@ import type { VerdictRecord } from '../judgment/verdict-record.ts';
 import type { Violation } from '../judgment/checks.ts';
 import { readSetting, readSettingOrDefault } from '../lifecycle/read-setting.ts';
 import { settings } from '../lifecycle/settings.ts';
+import { packageDirectory } from '../lifecycle/module-paths.ts';
 
 /**
  * Where the reference document lives; rule links point at its headings. The reference is
@@ -152,7 +154,7 @@ export function allureCategories(): Category[] {
 }
 
 function suiteVersion(): string {
-  const file = new URL('../../package.json', import.meta.url);
+  const file = join(packageDirectory, 'package.json');
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 

@@ -10,14 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, UsageError } from '../../cli/args.ts';
 import { checkPassThrough, checkReporters } from '../../cli/playwright-options.ts';
 import { parseOperations } from '../../cli/operation-selection.ts';
-import {
-  environmentFromFlags,
-  grepPattern,
-  playwrightArguments,
-  profilerArguments,
-  runFlags,
-  withTypeScriptLoader,
-} from '../../cli/run.ts';
+import { environmentFromFlags, grepPattern, playwrightArguments, profilerArguments, runFlags } from '../../cli/run.ts';
 import { rules } from '../../contract/rules.ts';
 import { ConfigError } from '../../support/lifecycle/config.ts';
 import { prepareOutputDirectory } from '../../support/lifecycle/output-directory.ts';
@@ -435,20 +428,6 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       (error: unknown) => error instanceof ConfigError && /\/dev\/null is not a directory/.test(error.message),
     );
   });
-});
-
-const tsxLoaderTitle =
-  "tsx's loader reaches the runner and workers only where Playwright does not transpile: an installed package";
-test(tsxLoaderTitle, () => {
-  const env = { NODE_OPTIONS: '--max-old-space-size=4096' };
-  assert.deepEqual(withTypeScriptLoader(env, '/home/ci/collect-conformance'), env);
-  const installed = withTypeScriptLoader(env, '/home/ci/project/node_modules/collect-conformance');
-  assert.match(
-    installed.NODE_OPTIONS ?? '',
-    /^--max-old-space-size=4096 --import=file:\/\/.*tsx\/dist\/esm\/index\.m?js$/,
-  );
-  // Added once, whatever the number of calls.
-  assert.equal(withTypeScriptLoader(installed, '/x/node_modules/collect-conformance'), installed);
 });
 
 test('PCS_CPU_PROFILE gives the runner (and so every worker) a CPU profile directory; unset, nothing', () => {

@@ -38,7 +38,7 @@ test('the listing holds the suite: every test has a file:line (in a checkout) an
   }
 });
 
-test('a position in transpiled code (line 1, a far column: an installed package) gives no line', () => {
+test('a position in code transpiled onto one line (line 1, a far column) gives no line', () => {
   const spec = { title: 't', file: 'a.spec.ts', column: 4644, tags: ['@LINK-2XX'] };
   const suites = [
     {

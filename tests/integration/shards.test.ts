@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { startMockServer } from '../../mock/server.ts';
-import { allureFolders, parseShard, UsageError } from '../../cli/shards.ts';
+import { allureFolders, parseShard, runShard, UsageError } from '../../cli/shards.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-shards-'));
@@ -56,6 +56,19 @@ describe('sharding', () => {
     assert.deepEqual(parseShard('2/4'), { index: 2, total: 4 });
     for (const bad of ['0/2', '3/2', '1-2', '', undefined, 'a/b'])
       assert.throws(() => parseShard(bad), UsageError, String(bad));
+  });
+
+  test("a shard whose test runner cannot even start its Node exits 4, the tool's own failure, not 1", async () => {
+    const folder = join(scratch, 'runner-fails');
+    // Node refuses an unknown option in NODE_OPTIONS and exits 9, a code no outcome of a run gives.
+    const code = await runShard(['--shard', '1/1', '--list'], {
+      ...process.env,
+      NODE_OPTIONS: '--no-such-option',
+      PCS_OUTPUT_DIR: join(folder, 'reports'),
+      PCS_BLOB_DIR: join(folder, 'blob-report'),
+      ALLURE_RESULTS_DIR: join(folder, 'allure-results'),
+    });
+    assert.equal(code, 4);
   });
 
   test('two shards on two "machines" run disjoint halves; merged reports hold every test once', {

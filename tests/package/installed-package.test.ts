@@ -1,13 +1,16 @@
 /**
  * The packaged command, as another repository uses it: `npm pack`, installed into an
  * empty temporary project, then `npx collect-conformance` from there against a running
- * mock (exit 0), a faulty one (exit 1), with a bad flag (exit 2, one line) and against a
- * closed port (exit 3). Also `collect-conformance mock`, which prints its URLs and keys.
+ * mock (exit 0), a faulty one (exit 1, the failure located at the spec's real line), with a
+ * bad flag (exit 2, one line), against a closed port (exit 3) and with a broken file of its own
+ * (exit 4, one line). Also `collect-conformance mock`, which prints its URLs and keys, and
+ * `rules --show`, which lists a rule's tests by file and line. The package runs the JavaScript
+ * compiled from the sources (dist/), without tsx.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +21,8 @@ import { mockVersionHeader } from '../../mock/version.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let project: string;
+/** The installed package's folder. */
+let installed: string;
 let good: RunningMock;
 let faulty: RunningMock;
 
@@ -31,6 +36,7 @@ before(async () => {
     cwd: project,
     stdio: 'ignore',
   });
+  installed = join(project, 'node_modules', 'collect-conformance');
   good = await startMockServer();
   faulty = await startMockServer();
   // A server that breaks one documented rule: the created transaction does not echo the amount sent.
@@ -96,13 +102,63 @@ test('against a running reference mock: exit 0', async () => {
   );
 });
 
-test('against a faulty server: exit 1, and the failure names the rule', async () => {
+/** The lines of a spec: its source in this checkout, and the file the package ships. */
+function specLines(spec: string): { source: string[]; shipped: string[] } {
+  const read = (path: string): string[] => readFileSync(path, 'utf8').split('\n');
+  return {
+    source: read(join(root, 'tests', 'conformance', `${spec}.spec.ts`)),
+    shipped: read(join(installed, 'dist', 'tests', 'conformance', `${spec}.spec.js`)),
+  };
+}
+
+/** The text at line:column (1-based) of a file's lines. */
+const at = (lines: string[], line: number, column: number): string => (lines[line - 1] ?? '').slice(column - 1);
+
+test("against a faulty server: exit 1, the failure names the rule and points at the spec's real line", async () => {
   const run = await collectConformance([...targetFlags(faulty), '--grep', '@TXN-CREATE-ECHO'], {
     MOCK_KEY: faulty.sandboxKey,
   });
   assert.equal(run.code, 1);
   assert.match(run.stdout, /TXN-CREATE-ECHO \(documented\) violated by createTransaction/);
   assert.match(run.stdout, /at body \/amount: expected \d+ \(number\), actual \d+ \(number\)/);
+  const { source, shipped } = specLines('create-transaction');
+  // The failed test's heading gives the line and column of its test( call ...
+  const heading =
+    /create-transaction\.spec\.js:(\d+):(\d+) › createTransaction: POST \/transactions › the created /.exec(run.stdout);
+  assert.ok(heading, run.stdout.slice(-3000));
+  const [line, column] = [Number(heading[1]), Number(heading[2])];
+  assert.ok(line > 1, 'a line of the spec, not line 1 of transpiled code');
+  assert.match(at(source, line, column), /^test\(/, `source line ${line}: ${source[line - 1]}`);
+  assert.match(at(shipped, line, column), /^test\(/, `shipped line ${line}: ${shipped[line - 1]}`);
+  // ... and its stack the line and column of the assertion that failed, in the file the package ships.
+  const frame = /create-transaction\.spec\.js:(\d+):(\d+)\)?$/m.exec(run.stdout);
+  assert.ok(frame, 'a stack frame in the spec');
+  const [frameLine, frameColumn] = [Number(frame[1]), Number(frame[2])];
+  assert.match(at(source, frameLine, frameColumn), /^expect(Answer|Rule)\(/, source[frameLine - 1]);
+  assert.match(at(shipped, frameLine, frameColumn), /^expect(Answer|Rule)\(/, shipped[frameLine - 1]);
+});
+
+test('rules --show lists the tests of a rule at their real lines', async () => {
+  const run = await collectConformance(['rules', '--show', 'TXN-CREATE-ECHO', '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  const shown = JSON.parse(run.stdout) as { tests: Array<{ file: string; line?: number; title: string }> };
+  const example = shown.tests.find((listed) => listed.file === 'tests/conformance/create-transaction.spec.js');
+  assert.ok(example?.line, JSON.stringify(shown.tests));
+  assert.match(specLines('create-transaction').source[example.line - 1] ?? '', /\btest\(/);
+});
+
+test('a broken file of the installed package: exit 4 and one line, not the 1 of a non-conformance', async () => {
+  const rulesFile = join(installed, 'dist', 'specs', 'rules.json');
+  const original = readFileSync(rulesFile, 'utf8');
+  writeFileSync(rulesFile, '{ "rules": [');
+  try {
+    const run = await collectConformance(['rules']);
+    assert.equal(run.code, 4, run.stdout + run.stderr);
+    assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+    assert.match(run.stderr, /^collect-conformance: internal error: SyntaxError: .*not of the target: exit 4\)$/m);
+  } finally {
+    writeFileSync(rulesFile, original);
+  }
 });
 
 test('with a bad flag: exit 2 and one line', async () => {
@@ -161,17 +217,34 @@ test('collect-conformance mock starts the mock and prints its base URLs and keys
 const productOnlyTitle =
   'the package holds the product only: no lab (bench, fuzz, profile, peers, mutation runner) and no project tests';
 test(productOnlyTitle, () => {
-  const files = readdirSync(join(project, 'node_modules', 'collect-conformance'), {
-    recursive: true,
-    encoding: 'utf8',
-  });
+  const files = readdirSync(installed, { recursive: true, encoding: 'utf8' });
   const lab = files.filter(
-    (file) => /^(lab|tools|peers)\//.test(file) || /(bench|fuzz|profile|mutation)[^/]*\.ts$/.test(file),
+    (file) => /^(dist\/)?(lab|tools|peers)\//.test(file) || /(bench|fuzz|profile|mutation)[^/]*\.[jt]s$/.test(file),
   );
   assert.deepEqual(lab, [], 'lab code in the package');
-  const tests = files.filter(
-    (file) => file.startsWith('tests/') && !/^tests\/(conformance|input-cases)(\/|$)/.test(file),
-  );
+  const tests = files.filter((file) => /^(dist\/)?tests\//.test(file) && !/^dist\/tests\/conformance(\/|$)/.test(file));
   assert.deepEqual(tests, [], "the project's own tests in the package");
-  assert.ok(files.includes(join('tests', 'conformance', 'create-transaction.spec.ts')), 'the suite is in the package');
+  assert.ok(files.includes('dist/tests/conformance/create-transaction.spec.js'), 'the suite is in the package');
+  assert.ok(
+    files.includes('dist/specs/input-cases/create-transaction-body.json'),
+    'the input cases rules --show reads',
+  );
+});
+
+test('the package runs JavaScript compiled from the sources, without tsx', () => {
+  const files = readdirSync(installed, { recursive: true, encoding: 'utf8' });
+  assert.deepEqual(
+    files.filter((file) => file.endsWith('.ts')),
+    [],
+    'TypeScript in the package',
+  );
+  assert.ok(files.includes('dist/playwright.config.js') && files.includes('dist/cli/collect-conformance.js'));
+  // Nothing of the package depends on tsx: it is not installed beside it.
+  assert.equal(existsSync(join(project, 'node_modules', 'tsx')), false, 'tsx installed with the package');
+  // Every compiled module has the lines of its source.
+  for (const file of files.filter((name) => name.startsWith('dist/') && name.endsWith('.js'))) {
+    const sourcePath = join(root, file.slice('dist/'.length).replace(/\.js$/, '.ts'));
+    const lines = (path: string): number => readFileSync(path, 'utf8').split('\n').length;
+    assert.equal(lines(join(installed, file)), lines(sourcePath), file);
+  }
 });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gapRows } from '../../contract/gaps.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
-import { variants } from '../../mock/mutants.ts';
+import { variants } from '../../mock/mutants/index.ts';
 import { gapsDocFile, renderGapsDoc } from '../../lab/gap-table.ts';
 
 test("docs/explanations/gaps.md's table is generated from specs/gaps.json (npm run gaps:generate)", () => {

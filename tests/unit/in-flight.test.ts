@@ -107,7 +107,10 @@ test('cases drawn for a seed are the cases fast-check runs for that seed, exampl
 
 test('command sequences drawn for a seed are the sequences fast-check runs for that seed', () => {
   class Step implements fc.Command<object, object> {
-    constructor(readonly n: number) {}
+    readonly n: number;
+    constructor(n: number) {
+      this.n = n;
+    }
     check = () => true;
     run = () => undefined;
     toString = () => `step(${this.n})`;

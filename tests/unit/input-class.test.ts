@@ -1,7 +1,7 @@
 /**
  * The outcome classes of request inputs (support/judgment/input-class.ts), the readings of
  * mistyped values (support/judgment/readings.ts) and the verdicts on answers
- * (support/judgment/outcome.ts). Classes are data in tests/input-cases/ (each case names the rule
+ * (support/judgment/outcome.ts). Classes are data in specs/input-cases/ (each case names the rule
  * that judges it, whose input class must be the case's); this runner is thin.
  */
 import { test } from 'node:test';

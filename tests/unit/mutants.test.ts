@@ -1,5 +1,5 @@
 /**
- * The mutant catalogue (mock/mutants.ts): big enough, every mutant names a rule of the
+ * The mutant catalogue (mock/mutants/): big enough, every mutant names a rule of the
  * catalogue, and every mutant and variant really changes what the mock answers. The last
  * point is checked by replaying one fixed sequence of requests (app.inject, no network)
  * against the reference and against each behaviour, and comparing the answers once values
@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildMockApp } from '../../mock/app.ts';
-import { behaviours, mutants, variants, installMutant, UnknownMutantError } from '../../mock/mutants.ts';
+import { behaviours, mutants, variants, installMutant, UnknownMutantError } from '../../mock/mutants/index.ts';
 import { referenceExtras } from '../../mock/mutants/shape.ts';
 import { documentedResponses } from '../../mock/mutants/contract.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';

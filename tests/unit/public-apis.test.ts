@@ -1,9 +1,10 @@
 /**
- * What ships uses public APIs only: no source file of the published package (the folders and
- * files of package.json "files") reaches into Node's internals (the _http_* and _stream_* modules,
- * internal/..., internalBinding, process.binding) or into a subpath of an npm package that the
- * package's "exports" map does not export (allure-playwright/dist/...). Either can break a user's
- * CI gate at a Node or dependency upgrade, with no change of ours.
+ * What ships uses public APIs only: no source file of the published package (bin/ and the
+ * product folders the package ships compiled: lab/build-package.ts) reaches into Node's internals
+ * (the _http_* and _stream_* modules, internal/..., internalBinding, process.binding) or into a
+ * subpath of an npm package that the package's "exports" map does not export
+ * (allure-playwright/dist/...). Either can break a user's CI gate at a Node or dependency
+ * upgrade, with no change of ours.
  *
  * Files are parsed with TypeScript's parser, so that comments and ordinary strings are not read
  * as imports, and every way of naming a module is seen: import and export declarations,
@@ -17,6 +18,7 @@ import { builtinModules } from 'node:module';
 import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { productFiles, productFolders } from '../../lab/build-package.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const sourceExtensions = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
@@ -187,9 +189,9 @@ export function findPrivateApis(file: string, text: string, exportsOf?: ExportsL
   return findings;
 }
 
-/** The source files of the published package: package.json "files", folders walked. */
+/** The source files of the published package: bin/ and the sources of dist/, folders walked. */
 export function shippedSourceFiles(root: string = projectRoot): string[] {
-  const { files = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files?: string[] };
+  const files = ['bin', ...productFolders, ...productFiles];
   const found: string[] = [];
   const walk = (path: string): void => {
     if (!existsSync(path)) return;
@@ -205,7 +207,7 @@ export function shippedSourceFiles(root: string = projectRoot): string[] {
 
 test('no shipped source file uses a Node internal or an npm subpath its package does not export', () => {
   const files = shippedSourceFiles();
-  assert.ok(files.length > 20, `only ${files.length} shipped source files found: is package.json "files" read?`);
+  assert.ok(files.length > 20, `only ${files.length} shipped source files found: are the product folders read?`);
   assert.ok(
     files.some((file) => file.endsWith(join('support', 'http', 'wire-sender.ts'))),
     'the scan covers support/',

@@ -125,7 +125,6 @@ test("a rule's hub gathers what names it: roles, input cases, mutants, variants,
 test('no module of the mutant catalogue or the mutation runner finds a rule by its wording', () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const files = [
-    'mock/mutants.ts',
     ...readdirSync(join(root, 'mock/mutants')).map((name) => `mock/mutants/${name}`),
     'lab/mutation.ts',
     ...readdirSync(join(root, 'lab/mutation')).map((name) => `lab/mutation/${name}`),

@@ -90,7 +90,10 @@ class CreateCustomer implements Cmd {
   static readonly operation: OperationId = 'createCustomer';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = [];
-  constructor(readonly body: CreateCustomerBody) {}
+  readonly body: CreateCustomerBody;
+  constructor(body: CreateCustomerBody) {
+    this.body = body;
+  }
   check = (): boolean => true;
   async run(model: Model, real: Real): Promise<void> {
     real.client.step(this.toString());
@@ -121,7 +124,10 @@ class DeleteCustomer implements Cmd {
   static readonly operation: OperationId = 'deleteCustomer';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = ['CUSTOMER-DELETE-204'];
-  constructor(readonly pick: number) {}
+  readonly pick: number;
+  constructor(pick: number) {
+    this.pick = pick;
+  }
   check = (model: Readonly<Model>): boolean => model.customers.length > 0;
   async run(model: Model, real: Real): Promise<void> {
     const index = this.pick % model.customers.length;
@@ -141,7 +147,10 @@ class DeleteDeletedCustomer implements Cmd {
   static readonly operation: OperationId = 'deleteCustomer';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = ['CUSTOMER-DELETE-GONE'];
-  constructor(readonly pick: number) {}
+  readonly pick: number;
+  constructor(pick: number) {
+    this.pick = pick;
+  }
   check = (model: Readonly<Model>): boolean => model.deletedCustomers.length > 0;
   async run(model: Model, real: Real): Promise<void> {
     const id = model.deletedCustomers[this.pick % model.deletedCustomers.length]!;
@@ -156,7 +165,10 @@ class DeleteUnknownCustomer implements Cmd {
   static readonly operation: OperationId = 'deleteCustomer';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = ['CUSTOMER-DELETE-404'];
-  constructor(readonly id: number) {}
+  readonly id: number;
+  constructor(id: number) {
+    this.id = id;
+  }
   check = (): boolean => true;
   async run(_model: Model, real: Real): Promise<void> {
     real.client.step(this.toString());
@@ -170,11 +182,13 @@ class CreateTransaction implements Cmd {
   static readonly operation: OperationId = 'createTransaction';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = ['TXN-CREATE-2XX', 'TXN-CREATE-CUSTOMER-BY-ID'];
-  constructor(
-    readonly body: CreateTransactionBody,
-    /** Reference an existing customer by id alone (when the model has one). */
-    readonly customerPick: number | null,
-  ) {}
+  readonly body: CreateTransactionBody;
+  /** Reference an existing customer by id alone (when the model has one). */
+  readonly customerPick: number | null;
+  constructor(body: CreateTransactionBody, customerPick: number | null) {
+    this.body = body;
+    this.customerPick = customerPick;
+  }
   check = (): boolean => true;
   async run(model: Model, real: Real): Promise<void> {
     let body = this.body;
@@ -207,7 +221,10 @@ class GetLink implements Cmd {
   static readonly operation: OperationId = 'getPaymentLink';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = ['LINK-2XX', 'CUSTOMER-REFERENCE-NOT-5XX', 'LINK-TOKEN-OWN'];
-  constructor(readonly pick: number) {}
+  readonly pick: number;
+  constructor(pick: number) {
+    this.pick = pick;
+  }
   check = (model: Readonly<Model>): boolean => open(model).length > 0;
   async run(model: Model, real: Real): Promise<void> {
     const candidates = open(model);
@@ -264,7 +281,10 @@ class LinkUnknownTransaction implements Cmd {
   static readonly operation: OperationId = 'getPaymentLink';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = ['LINK-UNKNOWN-TXN-4XX'];
-  constructor(readonly id: number) {}
+  readonly id: number;
+  constructor(id: number) {
+    this.id = id;
+  }
   check = (): boolean => true;
   async run(_model: Model, real: Real): Promise<void> {
     real.client.step(this.toString());
@@ -278,10 +298,12 @@ class Send implements Cmd {
   static readonly operation: OperationId = 'sendTransaction';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = ['SEND-TOKEN-AS-RETURNED', 'SEND-2XX', 'CUSTOMER-REFERENCE-NOT-5XX'];
-  constructor(
-    readonly pick: number,
-    readonly phone: { number: string; country: string } | undefined,
-  ) {}
+  readonly pick: number;
+  readonly phone: { number: string; country: string } | undefined;
+  constructor(pick: number, phone: { number: string; country: string } | undefined) {
+    this.pick = pick;
+    this.phone = phone;
+  }
   check = (model: Readonly<Model>): boolean => open(model).some((transaction) => transaction.token !== undefined);
   async run(model: Model, real: Real): Promise<void> {
     const linked = open(model).filter((transaction) => transaction.token !== undefined);
@@ -315,7 +337,10 @@ class SendUnknownToken implements Cmd {
   static readonly operation: OperationId = 'sendTransaction';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
   static readonly rules: readonly string[] = ['SEND-UNKNOWN-TOKEN-4XX'];
-  constructor(readonly token: string) {}
+  readonly token: string;
+  constructor(token: string) {
+    this.token = token;
+  }
   check = (): boolean => true;
   async run(_model: Model, real: Real): Promise<void> {
     real.client.step(this.toString());
@@ -331,7 +356,10 @@ class SendUnknownToken implements Cmd {
 class GetListById implements Cmd {
   static readonly operations: readonly OperationId[] = ['getBalance', 'getCurrency'];
   static readonly rules: readonly string[] = ['BALANCE-2XX', 'CURRENCY-2XX'];
-  constructor(readonly which: 'balance' | 'currency') {}
+  readonly which: 'balance' | 'currency';
+  constructor(which: 'balance' | 'currency') {
+    this.which = which;
+  }
   check = (): boolean => true;
   async run(_model: Model, real: Real): Promise<void> {
     const id = (this.which === 'balance' ? real.target.balanceId : real.target.currencyId)!;

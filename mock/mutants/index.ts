@@ -1,7 +1,7 @@
 /**
  * Contract mutants of the reference mock (the `mutant` mock option), and conforming variants.
  *
- * The catalogue is derived from specs/openapi.json and specs/rules.json (mock/mutants/*.ts):
+ * The catalogue is derived from specs/openapi.json and specs/rules.json (the other modules of this folder):
  * each mutant breaks one rule, each variant conforms while choosing differently where the
  * reference is silent. Each names its rule ids literally (or through a role of the operations
  * table), so that a search for a rule id finds every behaviour that uses it. One mechanism
@@ -13,18 +13,18 @@
  * uses it to run many mutants against one mock process.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OperationId } from '../contract/operations.ts';
-import type { MockStores } from './app.ts';
-import { documentedResponses } from './mutants/contract.ts';
-import type { Behaviour, Hooks, Mutant, RequestContext, Rewrite, Variant } from './mutants/hooks.ts';
-import { shapeMutants } from './mutants/shape.ts';
-import { behaviourMutants } from './mutants/behaviour.ts';
-import { conformingVariants } from './mutants/variants.ts';
-import { boundaryMutants } from './mutants/boundary.ts';
-import { securityMutants } from './mutants/security.ts';
+import type { OperationId } from '../../contract/operations.ts';
+import type { MockStores } from '../app.ts';
+import { documentedResponses } from './contract.ts';
+import type { Behaviour, Hooks, Mutant, RequestContext, Rewrite, Variant } from './hooks.ts';
+import { shapeMutants } from './shape.ts';
+import { behaviourMutants } from './behaviour.ts';
+import { conformingVariants } from './variants.ts';
+import { boundaryMutants } from './boundary.ts';
+import { securityMutants } from './security.ts';
 
-export type { Behaviour, LenientVariant, Mutant, Variant } from './mutants/hooks.ts';
-export { isLenient } from './mutants/hooks.ts';
+export type { Behaviour, LenientVariant, Mutant, Variant } from './hooks.ts';
+export { isLenient } from './hooks.ts';
 
 /** The mutant option value that selects the behaviour per request. */
 export const perRequestMutant = '@header';
