@@ -19,7 +19,7 @@ import { documentedResponses } from './mutants/contract.ts';
 import type { Behaviour, Hooks, Mutant, RequestContext, Rewrite, Variant } from './mutants/hooks.ts';
 import { shapeMutants } from './mutants/shape.ts';
 import { behaviourMutants } from './mutants/behaviour.ts';
-import { conformingVariants } from './mutants/variants.ts';
+import { conformingVariants } from './mutants/variants/index.ts';
 import { boundaryMutants } from './mutants/boundary.ts';
 import { securityMutants } from './mutants/security.ts';
 
