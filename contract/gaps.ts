@@ -2,7 +2,7 @@
  * Typed access to specs/gaps.json: the suite's reading of every gap of the reference, one row
  * per decision, with the class of the inputs it concerns and what --strict changes. The
  * table of docs/explanations/gaps.md is rendered from it (lab/gap-table.ts),
- * and the conforming variants (mock/mutants/variants.ts) name the rows they vary.
+ * and the conforming variants (mock/mutants/variants/, one module per row) name the rows they vary.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
 /**
  * Renders the table of docs/explanations/gaps.md, "How the suite reads the reference's gaps",
- * from specs/gaps.json and the conforming variants of mock/mutants/variants.ts, between the
+ * from specs/gaps.json and the conforming variants of mock/mutants/variants/, between the
  * markers <!-- gaps:begin ... --> and <!-- gaps:end -->. The prose around it is written by hand.
  *
  *   npm run gaps:generate                 rewrite the table (npm run docs:generate: every generated doc)

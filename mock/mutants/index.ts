@@ -19,7 +19,7 @@ import { documentedResponses } from './contract.ts';
 import type { Behaviour, Hooks, Mutant, RequestContext, Rewrite, Variant } from './hooks.ts';
 import { shapeMutants } from './shape.ts';
 import { behaviourMutants } from './behaviour.ts';
-import { conformingVariants } from './variants.ts';
+import { conformingVariants } from './variants/index.ts';
 import { boundaryMutants } from './boundary.ts';
 import { securityMutants } from './security.ts';
 

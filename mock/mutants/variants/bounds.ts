@@ -1,0 +1,104 @@
+/**
+ * Gap row bounds: units, bounds and size limits are not shown, so values of the documented type
+ * beyond the safe ones may be refused: each variant refuses with 422 beyond a server's own bounds.
+ */
+import { isObject } from '../hooks.ts';
+import type { Variant } from '../hooks.ts';
+import { bounds, variant } from './shared.ts';
+
+const codePoints = (text: string): number => [...text].length;
+
+function depth(value: unknown): number {
+  if (Array.isArray(value)) return 1 + Math.max(0, ...value.map(depth));
+  if (isObject(value)) return 1 + Math.max(0, ...Object.values(value).map(depth));
+  return 0;
+}
+
+export const amountRange = bounds((operation, body) =>
+  operation === 'createTransaction' && typeof body.amount === 'number' && (body.amount < 100 || body.amount > 1_000_000)
+    ? 'amount: from 100 to 1,000,000'
+    : undefined,
+);
+
+export const tightText = bounds((operation, body) => {
+  if (operation === 'createTransaction') {
+    const description = body.description;
+    if (
+      typeof description === 'string' &&
+      (description !== description.trim() ||
+        /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/.test(description))
+    ) {
+      return 'description: no white space at the ends, no control or invisible characters';
+    }
+  }
+  if (operation === 'sendTransaction' && isObject(body.phone_number)) {
+    const { number, country } = body.phone_number;
+    if (typeof number === 'string' && !/^\+\d{6,15}$/.test(number))
+      return 'phone_number.number: "+" and 6 to 15 digits';
+    if (typeof country === 'string' && !/^[A-Z]{2}$/.test(country))
+      return 'phone_number.country: two upper-case letters';
+  }
+  return undefined;
+});
+
+export function boundsVariants(): Variant[] {
+  return [
+    variant({
+      name: 'variant.bounds-description-255',
+      gaps: ['bounds'],
+      rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX'],
+      operations: ['createTransaction'],
+      description: 'descriptions over 255 characters refused with 422',
+      create: bounds((operation, body) =>
+        operation === 'createTransaction' && typeof body.description === 'string' && codePoints(body.description) > 255
+          ? 'description: at most 255 characters'
+          : undefined,
+      ),
+    }),
+    variant({
+      name: 'variant.bounds-amount-range',
+      gaps: ['bounds'],
+      rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX'],
+      operations: ['createTransaction'],
+      description: 'amounts outside 100 to 1,000,000 refused with 422',
+      create: amountRange,
+    }),
+    variant({
+      name: 'variant.bounds-flat-metadata',
+      gaps: ['bounds'],
+      rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX'],
+      operations: ['createTransaction'],
+      description:
+        'custom_metadata refused with 422 unless flat (scalars only), at most 20 keys of at most 40 characters',
+      create: bounds((operation, body) => {
+        if (operation !== 'createTransaction' || !isObject(body.custom_metadata)) return undefined;
+        const entries = Object.entries(body.custom_metadata);
+        if (entries.length > 20 || entries.some(([key, value]) => codePoints(key) > 40 || depth(value) > 0))
+          return 'custom_metadata: at most 20 flat entries';
+        return undefined;
+      }),
+    }),
+    variant({
+      name: 'variant.bounds-unknown-customer-422',
+      gaps: ['bounds', 'error-status'],
+      rules: ['CUSTOMER-REFERENCE-NOT-5XX'],
+      operations: ['createTransaction'],
+      description: 'a transaction naming a customer id that does not exist refused with 422',
+      create: bounds((operation, body, c) => {
+        if (operation !== 'createTransaction' || !isObject(body.customer) || typeof body.customer.id !== 'number')
+          return undefined;
+        return c.store.customers.has(body.customer.id) ? undefined : 'customer.id: no such customer';
+      }),
+    }),
+    variant({
+      name: 'variant.bounds-tight-text',
+      gaps: ['bounds', 'prose-constraints'],
+      rules: ['TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'TXN-CREATE-2XX', 'SEND-PHONE-NUMBER-STRING'],
+      operations: ['createTransaction', 'sendTransaction'],
+      description:
+        'descriptions with white space at the ends or invisible characters, ' +
+        'and phone numbers or countries off the send shape, refused with 422',
+      create: tightText,
+    }),
+  ];
+}

@@ -1,0 +1,22 @@
+/** Gap row payment-url: the payment link's url is an absolute URL of any scheme, an app's deep link included. */
+import { isObject, isSuccess } from '../hooks.ts';
+import type { Variant } from '../hooks.ts';
+import { variant } from './shared.ts';
+
+export function paymentUrlVariants(): Variant[] {
+  return [
+    variant({
+      name: 'variant.payment-url-deep-link',
+      gaps: ['payment-url'],
+      rules: ['LINK-URL-ABSOLUTE', 'LINK-TOKEN-OWN'],
+      operations: ['getPaymentLink'],
+      description: "the payment link is a mobile app's deep link (momo://pay/<token>)",
+      create: () => ({
+        onSend: (c) =>
+          isSuccess(c.status) && isObject(c.json) && typeof c.json.token === 'string'
+            ? { json: { ...c.json, url: `momo://pay/${encodeURIComponent(c.json.token)}` } }
+            : undefined,
+      }),
+    }),
+  ];
+}
