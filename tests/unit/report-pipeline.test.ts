@@ -104,9 +104,9 @@ test('records alone give the matrix, the rule coverage, JUnit and the summary', 
   assert.match(
     junit,
     new RegExp(
-      String.raw`<failure message="cause [0-9a-f]{8}: /amount: not the value owed [^;]*; ` +
+      '<failure message="cause [0-9a-f]{8}: /amount: not the value owed [^;]*; ' +
         String.raw`TXN-CREATE-ECHO \(documented\) violated by createTransaction: ` +
-        String.raw`POST /v1/transactions → 201" type="non-conformance-value">`,
+        'POST /v1/transactions → 201" type="non-conformance-value">',
     ),
   );
   assert.match(junit, /at body \/amount: expected 1500 \(number\), actual 1501 \(number\)/);
