@@ -365,6 +365,10 @@ async function runPropertyIn<T, C>(sink: VerdictSink, options: PropertyOptions<T
     try {
       context = options.setup ? await options.setup(client) : (undefined as C);
     } catch (error) {
+      // The target could not be reached while setting up: nothing is decided about the property's rules.
+      if (error instanceof TransportError)
+        sink.undecided(error.failure === 'rate-limited' ? 'rate-limited' : 'unavailable', error.message);
+      if (error instanceof TargetAlreadyUnreachable) testInfo.skip(true, error.message);
       if (!(error instanceof PropertyViolation)) throw error;
       const blocked = blockingRule(error, title, runEnv);
       if (blocked !== undefined) {

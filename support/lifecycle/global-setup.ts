@@ -153,7 +153,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
               },
             ],
           },
-          settings,
+          // A read that fails here says nothing of the target's availability: the preflight above decided that.
+          { ...settings, markerFile: null },
         )
       : [];
   writeSuspects(outputRootOf(), suite.runId, suspects);

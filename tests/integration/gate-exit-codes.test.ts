@@ -38,14 +38,15 @@ test('a broken rule with 503s on the side exits 1, not 3', { timeout: 180_000 },
     };
     assert.ok(coverage.totals.fail > 0, 'the coverage holds a broken rule');
     assert.equal(result.code, 1, result.stderr.slice(-2000));
-    // The last screen names the broken rule with its location, expected and actual (item 5) ...
+    // The last screen names the cause, the rule it breaks, and an example with location, expected and actual ...
     const lastLines = result.stdout.trimEnd().split('\n').slice(-8).join('\n');
-    assert.match(lastLines, /^collect-conformance: summary: 1 rule broken \(❌\); \d+ tests: /m, lastLines);
+    assert.match(lastLines, /^collect-conformance: summary: 1 cause breaks 1 rule \(❌\): .*; \d+ tests: /m, lastLines);
     assert.match(
       lastLines,
       new RegExp(
-        String.raw`^ {2}❌ TXN-CREATE-ECHO \(documented\) createTransaction: ` +
-          String.raw`body /amount: expected \d+ \(number\), actual \d+ \(number\) \(\d+ tests?\)$`,
+        String.raw`^ {2}❌ cause [0-9a-f]{8}: /amount: not the value owed .* — on createTransaction; ` +
+          String.raw`breaks TXN-CREATE-ECHO \(\d+ tests?\)\n {5}e\.g\. POST /v1/transactions → 201 at ` +
+          String.raw`body /amount: expected \d+ \(number\), actual \d+ \(number\)$`,
         'm',
       ),
     );

@@ -77,5 +77,8 @@ test('a non-conformance is a JUnit <failure>; none is an <error>', async () => {
   assert.ok(totals, 'no totals in junit.xml');
   assert.ok(Number(totals[1]) > 0, `failures="${totals[1]}"`);
   assert.equal(totals[2], '0', 'a non-conformance reported as an error');
-  assert.match(junit, /<failure message="TXN-CREATE-ECHO \(documented\) violated by createTransaction/);
+  assert.match(
+    junit,
+    /<failure message="cause [0-9a-f]{8}: [^"]*; TXN-CREATE-ECHO \(documented\) violated by createTransaction/,
+  );
 });
