@@ -30,6 +30,8 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
   /** Arguments after `--`, passed through untouched. */
   rest: string[];
+  /** Arguments that are not flags (files to read), for a command that takes them. */
+  positionals: string[];
 }
 
 /** A stray argument, quoted only when it is plainly a word, a number or a path. */
@@ -47,14 +49,19 @@ function unknownFlag(name: string, specs: readonly FlagSpec[]): string {
   return `unknown flag ${shownName}${nearest ? `; did you mean --${nearest}?` : ''} (see --help)`;
 }
 
-export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
+export function parseArgs(argv: string[], specs: FlagSpec[], options: { positionals?: boolean } = {}): ParsedArgs {
   const byName = new Map(specs.map((spec) => [spec.name, spec]));
   const flags = new Map<string, string | true>();
+  const positionals: string[] = [];
   let index = 0;
   while (index < argv.length) {
     const arg = argv[index]!;
     index += 1;
-    if (arg === '--') return { flags, rest: argv.slice(index) };
+    if (arg === '--') return { flags, rest: argv.slice(index), positionals };
+    if (!arg.startsWith('--') && options.positionals) {
+      positionals.push(arg);
+      continue;
+    }
     if (!arg.startsWith('--')) throw new UsageError(strayArgument(arg));
     const equals = arg.indexOf('=');
     const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
@@ -79,5 +86,5 @@ export function parseArgs(argv: string[], specs: FlagSpec[]): ParsedArgs {
     const earlier = flags.get(name);
     flags.set(name, typeof earlier === 'string' ? `${earlier},${value}` : value);
   }
-  return { flags, rest: [] };
+  return { flags, rest: [], positionals };
 }

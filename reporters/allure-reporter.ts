@@ -16,14 +16,15 @@
 import { existsSync } from 'node:fs';
 import type { FullConfig, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { ContentType, Stage, Status, type StepResult } from 'allure-js-commons';
-import { stripAnsi, type Category, type RuntimeMessage } from 'allure-js-commons/sdk';
+import { stripAnsi, type RuntimeMessage } from 'allure-js-commons/sdk';
 import {
   ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE,
   ReporterRuntime,
   type ReporterConfig,
 } from 'allure-js-commons/sdk/reporter';
 import { UnsyncedWriter } from './allure-writer.ts';
-import { causeLine, causesOf, type Cause } from './causes.ts';
+import { causeLine, causesOf } from './causes.ts';
+import { causeCategory } from './allure-records.ts';
 import type { TestRecord } from './conformance-model.ts';
 import { recordsOfAttachment, verdictAttachment } from '../support/judgment/verdict-record.ts';
 import { brokenRulesOf, labelsAgreeingWithTheMatrix } from './allure-rule-labels.ts';
@@ -63,15 +64,6 @@ type Annotations = TestCase['annotations'];
 
 const isMessage = (attachment: PlaywrightAttachment): boolean =>
   attachment.contentType === ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE;
-
-/** A category of the report for a cause: the failures whose message names one of its ids (verdict-message.ts). */
-function causeCategory(cause: Cause): Category {
-  return {
-    name: `Cause ${cause.id}: ${cause.title} (breaks ${cause.rules.join(', ')})`,
-    messageRegex: `[\\s\\S]*cause: [^\\n]*(${cause.ids.join('|')})[\\s\\S]*`,
-    matchedStatuses: [Status.FAILED, Status.BROKEN],
-  };
-}
 
 function annotationStep(name: string): StepResult {
   const empty = { parameters: [], steps: [], attachments: [], statusDetails: {} };

@@ -16,8 +16,15 @@ import { causeLine, type Cause } from './causes.ts';
 import { categoryName } from './categories.ts';
 import { notCoveredSymbol, verdictDefinition, verdicts } from './verdicts.ts';
 
-function verdictText(verdict: CoverageVerdict): string {
-  if (verdict === 'not covered') return `${notCoveredSymbol} not covered`;
+/** Who never checked a rule: "no test checks" it in a run, "the traffic never exercised" it in judged traffic. */
+const neverChecked = (header: RunHeader, verb: 'checks' | 'covers'): string =>
+  header.traffic ? 'the traffic never exercised' : `no test ${verb}`;
+
+/** What a rule or cell nothing decided is called: a run's tests do not cover it; traffic never exercised it. */
+const notDecided = (header: RunHeader): string => (header.traffic ? 'not exercised' : 'not covered');
+
+function verdictText(verdict: CoverageVerdict, header: RunHeader): string {
+  if (verdict === 'not covered') return `${notCoveredSymbol} ${notDecided(header)}`;
   const definition = verdictDefinition(verdict);
   return `${definition.symbol} ${definition.label}`;
 }
@@ -69,6 +76,8 @@ export function verdictLegend(): string {
 export interface RunHeader {
   /** Target origin (never the key), sandbox or live, run id, time. */
   target: string;
+  /** True for judged traffic: what nothing decided was never exercised by it (not "not covered" by a test). */
+  traffic?: boolean;
   environment: string;
   runId: string;
   finishedAt: string;
@@ -129,7 +138,7 @@ export function renderMatrixMarkdown(
     const row = matrix.operations.map((operation) => {
       if (!rule.operations.includes(operation)) return '';
       const found = matrix.cells.find((candidate) => candidate.rule === rule.id && candidate.operation === operation);
-      if (!found) return `${notCoveredSymbol} not covered`;
+      if (!found) return `${notCoveredSymbol} ${notDecided(header)}`;
       return (
         `${verdictDefinition(found.verdict).symbol}` +
         `${found.statuses.length > 0 ? ` ${found.statuses.join(', ')}` : ''}`
@@ -140,7 +149,7 @@ export function renderMatrixMarkdown(
   lines.push(
     '',
     `Legend: ${verdictLegend()} Each mark is followed by the statuses the operation answered; ` +
-      `${notCoveredSymbol} no test checks the rule on that operation; ` +
+      `${notCoveredSymbol} ${neverChecked(header, 'checks')} the rule on that operation; ` +
       `empty: the rule does not concern the operation.`,
     '',
     ...notCheckedSection(coverage),
@@ -153,13 +162,14 @@ export function firstLine(message: string): string {
   return message.split('\n', 1)[0] ?? '';
 }
 
-function coverageTotalsLine(coverage: RuleCoverage): string {
+function coverageTotalsLine(coverage: RuleCoverage, header: RunHeader): string {
+  const notDecidedBy = header.traffic ? 'never exercised by the traffic' : 'not covered by any test';
   const { totals } = coverage;
   // Pass first for the reader, then the table's order.
   const counts = [verdictDefinition('pass'), ...verdicts.filter((definition) => definition.id !== 'pass')]
     .filter((definition) => ['pass', 'fail', 'skip'].includes(definition.id) || totals[definition.id] > 0)
     .map((definition) => `${totals[definition.id]} ${definition.label}`);
-  return `${totals.rules} rules: ${counts.join(', ')}, ${totals.notCovered} not covered by any test.`;
+  return `${totals.rules} rules: ${counts.join(', ')}, ${totals.notCovered} ${notDecidedBy}.`;
 }
 
 /** What the coverage table says of a rule's outcome in a case: why it failed, was not checked, or passed leniently. */
@@ -190,22 +200,29 @@ export function renderCoverageMarkdown(
   causes: readonly Cause[] = [],
 ): string {
   const lines = [...headerLines('Rule coverage', header), ...causesSection(causes)];
-  lines.push(coverageTotalsLine(coverage), '', '| Rule | Kind | Verdict | Tests | Failure |', '|---|---|---|---|---|');
+  lines.push(
+    coverageTotalsLine(coverage, header),
+    '',
+    '| Rule | Kind | Verdict | Tests | Failure |',
+    '|---|---|---|---|---|',
+  );
   for (const entry of coverage.rules) {
     const noted = noteOrder
       .map((outcome) => entry.tests.find((test) => test.outcome === outcome))
       .find((test) => test !== undefined);
     const failure = noted === undefined ? '' : outcomeNote(noted);
     const tests = entry.tests.map((test) => `${outcomeMarks[test.outcome]}${test.title}`).join('<br>');
-    lines.push(`| ${entry.id} | ${entry.kind} | ${verdictText(entry.verdict)} | ${cell(tests)} | ${cell(failure)} |`);
+    lines.push(
+      `| ${entry.id} | ${entry.kind} | ${verdictText(entry.verdict, header)} | ${cell(tests)} | ${cell(failure)} |`,
+    );
   }
   lines.push(
     '',
     coverage.uncovered.length === 0
-      ? 'Every rule of the catalogue is checked by at least one test.'
-      : `Rules no test covers: ${coverage.uncovered.join(', ')}.`,
+      ? `Every rule of the catalogue is checked by ${header.traffic ? 'the traffic' : 'at least one test'}.`
+      : `Rules ${neverChecked(header, 'covers')}: ${coverage.uncovered.join(', ')}.`,
     '',
-    `Legend: ${verdictLegend()} ${notCoveredSymbol} no test covers the rule.`,
+    `Legend: ${verdictLegend()} ${notCoveredSymbol} ${neverChecked(header, 'covers')} the rule.`,
     '',
   );
   return lines.join('\n');

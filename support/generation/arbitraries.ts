@@ -478,7 +478,7 @@ export interface TargetValues {
  * target's currency, payment mode and phone number. Safe values use them; another value there
  * is not one a target must accept (support/judgment/input-class.ts).
  */
-export function pinnedValues(target: TargetValues): Record<string, string> {
+export function pinnedValues(target: Omit<TargetValues, 'runId'>): Record<string, string> {
   return {
     '/currency/iso': target.currencyIso,
     '/mode': target.paymentMode,

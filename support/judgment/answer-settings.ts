@@ -10,6 +10,11 @@ import { defaultClockToleranceSeconds } from '../lifecycle/settings.ts';
 export interface AnswerSettings {
   strict: boolean;
   clockToleranceSeconds: number;
+  /**
+   * The earliest time, epoch milliseconds, at which what the answers show can have been made: the start of the
+   * traffic a judge reads (a recording may be days old); unset, the start of this process.
+   */
+  earliestMs?: number;
 }
 
 /** The default reading (what a run without --strict and without PCS_CLOCK_TOLERANCE_S judges by). */

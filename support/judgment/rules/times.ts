@@ -58,10 +58,11 @@ export function createdNow(
   exchange: Pick<Exchange, 'json' | 'responseHeaders' | 'receivedAt'>,
   toleranceSeconds: number,
   window: 'now' | 'this-run',
+  runStartedAt: number = processStartedAt,
 ): Violation[] {
   const tolerance = toleranceSeconds * 1000;
   const clock = answerClock(exchange);
-  const earliest = window === 'now' ? clock.at - tolerance : processStartedAt + clock.skew - tolerance;
+  const earliest = window === 'now' ? clock.at - tolerance : runStartedAt + clock.skew - tolerance;
   const latest = clock.at + tolerance;
   const source = exchange.responseHeaders.date ? 'its Date header' : "the suite's clock";
   const violations: Violation[] = [];
@@ -124,6 +125,7 @@ export const timeChecks = (): RegisteredCheck[] => [
       exchange,
       settings.clockToleranceSeconds,
       exchange.operation === 'createTransaction' ? 'now' : 'this-run',
+      settings.earliestMs,
     ),
   ),
   registered('TIME-ORDER', ['createTransaction', 'sendTransaction', 'getBalance', 'getCurrency'], timesInOrder),

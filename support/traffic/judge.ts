@@ -1,0 +1,485 @@
+/**
+ * The judge of traffic the suite did not make: each exchange, in order, is matched to its
+ * operation and judged by the check registry (support/judgment/registry.ts) under the expectation
+ * its request calls for, exactly as the suite judges its own inputs: the credential (no header, a
+ * wrong key, a known key in another scheme, a valid key), the input class of the body (must accept,
+ * must refuse, accept or refuse, with --strict as in a run), and what the traffic showed earlier
+ * (support/traffic/traffic-state.ts): a link's token and its transaction's amount, a customer
+ * deleted, which account owns what. Every judgment is a verdict record whose source is the exchange.
+ */
+import type { OperationId } from '../../contract/operations.ts';
+import { isRuleId, rule } from '../../contract/rules.ts';
+import { valueAtPointer } from '../../contract/json-pointer.ts';
+import type { Exchange } from '../http/exchange.ts';
+import type { AnswerSettings } from '../judgment/answer-settings.ts';
+import { creationRule, sendRule } from '../judgment/accepted.ts';
+import type { Violation } from '../judgment/checks.ts';
+import {
+  accepted,
+  authorised,
+  classified,
+  either,
+  exactly,
+  noting,
+  notAccepted,
+  notServerError,
+  refused,
+  type Expectation,
+} from '../judgment/expectations.ts';
+import type { ClassifiedInput } from '../judgment/input-class.ts';
+import { checksOf, judgeAnswer } from '../judgment/registry.ts';
+import { accountIdIsNot } from '../judgment/rules/accounts.ts';
+import { checkRecord } from '../judgment/verdict-message.ts';
+import type { VerdictRecord } from '../judgment/verdict-record.ts';
+import { classifyBody } from './body-class.ts';
+import { requestViolations, type ClientFinding } from './client-findings.ts';
+import { credentialOf, type Account, type Credential, type Keys } from './credentials.ts';
+import { basePathOf, relativePath, routeOf, type Route } from './routes.ts';
+import { TrafficState } from './traffic-state.ts';
+import { headerValue, toExchange, type TrafficExchange } from './traffic-exchange.ts';
+
+export interface JudgeOptions {
+  keys: Keys;
+  /** The variables the keys are read from (a replay line reads the key from there). */
+  keyVariables: { first: string; second: string };
+  settings: AnswerSettings;
+  documentedOnly: boolean;
+  /** The payment mode a send is owed acceptance through (PCS_PAYMENT_MODE); others may be refused. */
+  paymentMode: string;
+  /** Ids the user named as existing: a read of one with its owner's key must be accepted. */
+  balanceIds: Record<Account, number | null>;
+  currencyId: number | null;
+  /** The pinned values of the target (its currency code, payment mode, phone number), by body pointer. */
+  pinned: Readonly<Record<string, unknown>>;
+  /** The base path of the API in the URLs (`/v1`); undefined: found in each URL (the first `/v1` segment). */
+  basePath?: string;
+  /** False when the traffic carries no Authorization header at all (a HAR exported without credentials). */
+  credentialsRecorded: boolean;
+}
+
+export interface JudgedExchange {
+  traffic: TrafficExchange;
+  route?: Route;
+  /** Why the exchange was not judged (a path outside the reference, an operation the reference does not show). */
+  outside?: string;
+  records: VerdictRecord[];
+  clientFindings: ClientFinding[];
+  /** The input class the request's body had, for the traffic's coverage. */
+  inputClass?: string;
+}
+
+/** Almost a key: the same key with a few characters changed, added or cut, or in another case (AUTH-KEY-EXACT). */
+function nearlyKey(credential: string, keys: Keys): boolean {
+  return [keys.first, keys.second].some(
+    (key) =>
+      key !== null &&
+      credential !== key &&
+      (credential.toLowerCase() === key.toLowerCase() ||
+        key.startsWith(credential) ||
+        credential.startsWith(key) ||
+        (Math.abs(credential.length - key.length) <= 2 &&
+          [...credential].filter((char, index) => key[index] !== char).length <= 2)),
+  );
+}
+
+const unauthorisedRule = (operation: OperationId): string =>
+  operation === 'deleteCustomer' ? 'AUTH-DELETE-401' : 'AUTH-OTHERS-401';
+
+/** A customer id as CUSTOMER-ID-INTEGER reads it. */
+function customerIdClass(raw: string): 'integer' | 'wide' | 'readable' | 'not-an-id' {
+  if (/^[1-9]\d*$/.test(raw)) {
+    const value = BigInt(raw);
+    if (value <= BigInt(Number.MAX_SAFE_INTEGER)) return 'integer';
+    return value <= 2n ** 64n - 1n ? 'wide' : 'not-an-id';
+  }
+  // What a common integer parser reads as a positive integer: leading zeros, a + sign, white space around it.
+  return /^\s*\+?0*[1-9]\d*\s*$/.test(raw) ? 'readable' : 'not-an-id';
+}
+
+export class TrafficJudge {
+  readonly state = new TrafficState();
+  private readonly options: JudgeOptions;
+
+  constructor(options: JudgeOptions) {
+    this.options = options;
+  }
+
+  judge(traffic: TrafficExchange): JudgedExchange {
+    const basePath = this.options.basePath ?? basePathOf(traffic.url);
+    const relative = basePath === undefined ? undefined : relativePath(traffic.url, basePath);
+    const route = relative === undefined ? undefined : routeOf(traffic.method, relative);
+    if (route === undefined)
+      return { traffic, outside: 'a path or method the reference does not show', records: [], clientFindings: [] };
+    const credential: Credential = this.options.credentialsRecorded
+      ? credentialOf(traffic.requestHeaders, this.options.keys)
+      : { kind: 'unknown' };
+    const account: Account =
+      credential.kind === 'valid' || credential.kind === 'other-scheme' ? credential.account : 'first';
+    const keyVariable =
+      credential.kind === 'valid' || credential.kind === 'other-scheme' ? this.options.keyVariables[account] : null;
+    const exchange = toExchange(traffic, route.operation, route.path, keyVariable);
+    if (route.operation === 'createCustomer') {
+      this.noteCustomer(exchange, account);
+      return {
+        traffic,
+        route,
+        outside: 'customer creation, which the reference does not show',
+        records: [],
+        clientFindings: [],
+      };
+    }
+    const records: VerdictRecord[] = [];
+    const judged = this.expectationOf(route, exchange, credential, account, traffic);
+    for (const expectation of judged.expectations) records.push(...this.recordsOf(exchange, expectation, traffic));
+    records.push(...this.accountData(exchange, credential, account, traffic));
+    records.push(...judged.extra.map((record) => ({ ...record, source: traffic.source })));
+    this.learn(route, exchange, account, credential);
+    const clientFindings = requestViolations(traffic, route.operation).map((violation) => ({
+      exchange: records[0]?.exchange ?? {
+        operation: route.operation,
+        method: exchange.method,
+        path: new URL(traffic.url).pathname,
+        status: exchange.status,
+      },
+      violation,
+      source: traffic.source,
+    }));
+    const kept = this.options.documentedOnly
+      ? records.filter((record) => isRuleId(record.rule) && rule(record.rule).kind === 'documented')
+      : records;
+    return {
+      traffic,
+      route,
+      records: kept,
+      clientFindings,
+      ...(judged.inputClass ? { inputClass: judged.inputClass } : {}),
+    };
+  }
+
+  /**
+   * Judges an answer and keeps every rule's verdict as a record of this exchange. An input's verdict holds what
+   * its accepted answer broke under the rules whose checks found it: each registered rule of the operation gets its
+   * own record of it too (traffic has no other test that judges them), held where the answer kept it.
+   */
+  private recordsOf(exchange: Exchange, expectation: Expectation, traffic: TrafficExchange): VerdictRecord[] {
+    const judgements = judgeAnswer(exchange, expectation, this.options.settings);
+    const records = judgements.map((judgement) =>
+      checkRecord(
+        judgement.rule,
+        exchange,
+        judgement.violations,
+        judgement.lenient === undefined ? {} : { lenient: judgement.lenient },
+      ),
+    );
+    if (expectation.kind === 'input' && exchange.status >= 200 && exchange.status < 300) {
+      const violations = records[0]?.violations ?? [];
+      for (const { rule: ruleId } of checksOf(exchange.operation)) {
+        const found = violations
+          .filter((violation) => violation.by === ruleId)
+          .map(({ by: _by, ...violation }) => violation);
+        records.push(checkRecord(ruleId, exchange, found));
+      }
+    }
+    return records.map((record) => ({ ...record, source: traffic.source }));
+  }
+
+  private expectationOf(
+    route: Route,
+    exchange: Exchange,
+    credential: Credential,
+    account: Account,
+    traffic: TrafficExchange,
+  ): { expectations: Expectation[]; extra: VerdictRecord[]; inputClass?: string } {
+    const operation = route.operation;
+    if (credential.kind === 'missing') return { expectations: [exactly(unauthorisedRule(operation), 401)], extra: [] };
+    if (credential.kind === 'invalid') {
+      const sent = (headerValue(traffic.requestHeaders, 'authorization') ?? '').trim().split(/\s+/).at(-1) ?? '';
+      const ruleId = this.state.tokens.has(sent)
+        ? 'AUTH-TOKEN-NOT-A-KEY'
+        : nearlyKey(sent, this.options.keys)
+          ? 'AUTH-KEY-EXACT'
+          : unauthorisedRule(operation);
+      // AUTH-TOKEN-NOT-A-KEY is checked on the currency read; elsewhere a token as the credential is a wrong key.
+      const applies = isRuleId(ruleId) && rule(ruleId).operations.includes(operation);
+      return { expectations: [exactly(applies ? ruleId : unauthorisedRule(operation), 401)], extra: [] };
+    }
+    if (credential.kind === 'other-scheme') {
+      const expectation = this.options.settings.strict
+        ? refused('AUTH-BEARER-SCHEME')
+        : notServerError('AUTH-BEARER-SCHEME');
+      return { expectations: [expectation], extra: [] };
+    }
+    const operationExpectation = this.byOperation(route, exchange, account);
+    return {
+      expectations: [operationExpectation.expectation],
+      extra: credential.kind === 'valid' ? this.keyAccepted(exchange, traffic) : [],
+      ...(operationExpectation.inputClass ? { inputClass: operationExpectation.inputClass } : {}),
+    };
+  }
+
+  /** AUTH-BEARER-ACCEPTED: the valid key in the Bearer scheme is not refused for its credential. */
+  private keyAccepted(exchange: Exchange, traffic: TrafficExchange): VerdictRecord[] {
+    const [status] = judgeAnswer(exchange, authorised('AUTH-BEARER-ACCEPTED'), this.options.settings);
+    return status === undefined
+      ? []
+      : [{ ...checkRecord(status.rule, exchange, status.violations), source: traffic.source }];
+  }
+
+  private byOperation(
+    route: Route,
+    exchange: Exchange,
+    account: Account,
+  ): { expectation: Expectation; inputClass?: string } {
+    switch (route.operation) {
+      case 'createTransaction':
+        return this.creation(exchange, account);
+      case 'sendTransaction':
+        return this.send(route, exchange, account);
+      case 'getPaymentLink':
+        return { expectation: this.link(route, account) };
+      case 'deleteCustomer':
+        return { expectation: this.deletion(route, account) };
+      case 'getBalance':
+        return { expectation: this.balance(route, account) };
+      case 'getCurrency':
+        return { expectation: this.currency(route, account) };
+      default:
+        return { expectation: notServerError('REQUEST-FORM-NOT-5XX') };
+    }
+  }
+
+  private creation(exchange: Exchange, account: Account): { expectation: Expectation; inputClass: string } {
+    const contentType = exchange.requestHeaders['content-type'];
+    const body = classifyBody('create-transaction-body', exchange.requestBody, contentType, {}, this.options.pinned);
+    if (body.kind === 'malformed') return { expectation: refused('MALFORMED-JSON-4XX'), inputClass: 'must-refuse' };
+    const strict = this.options.settings.strict;
+    const customerId = valueAtPointer(body.body, '/customer/id');
+    if (customerId !== undefined && body.input.class !== 'must-refuse') {
+      // A customer the traffic did not show alive for this account may not exist: the creation may go either way.
+      const known = this.state.customers.get(String(customerId));
+      if (known === undefined || known.deleted || known.account !== account) {
+        const open: ClassifiedInput = {
+          ...body.input,
+          class: 'accept-or-refuse',
+          strictRefuses: false,
+          why: 'a customer id the traffic did not show as this account’s living customer',
+        };
+        return {
+          expectation: classified('CUSTOMER-REFERENCE-NOT-5XX', open, strict, readAs),
+          inputClass: 'accept-or-refuse',
+        };
+      }
+    }
+    return {
+      expectation: classified(creationRule(body.input), body.input, strict, readAs),
+      inputClass: body.input.class,
+    };
+  }
+
+  private send(route: Route, exchange: Exchange, account: Account): { expectation: Expectation; inputClass: string } {
+    const contentType = exchange.requestHeaders['content-type'];
+    let sentToken: unknown;
+    try {
+      sentToken =
+        exchange.requestBody === undefined ? undefined : valueAtPointer(JSON.parse(exchange.requestBody), '/token');
+    } catch {
+      sentToken = undefined;
+    }
+    const token = this.state.tokenFor(sentToken);
+    const body = classifyBody(
+      'send-transaction-body',
+      exchange.requestBody,
+      contentType,
+      { '/token': (value) => token !== undefined && this.state.tokenFor(value) === token },
+      this.options.pinned,
+    );
+    if (body.kind === 'malformed') return { expectation: refused('MALFORMED-JSON-4XX'), inputClass: 'must-refuse' };
+    if (sentToken === undefined || sentToken === null)
+      return { expectation: notAccepted('SEND-TOKEN-REQUIRED'), inputClass: 'must-refuse' };
+    if (token === undefined)
+      // A token no answer of the traffic gave: it may still be one the target issued.
+      return { expectation: either('SEND-OPEN-INPUT'), inputClass: 'unknown token' };
+    if (token.account !== account) return { expectation: refused('ACCOUNT-ISOLATION-4XX'), inputClass: 'must-refuse' };
+    const transaction = this.state.transactions.get(token.transactionId);
+    const amount = transaction?.amount;
+    let input = body.input;
+    // The reference shows one mode (the target's own, configured) and says nothing of sending a token twice.
+    if (input.class === 'must-accept' && (route.params.mode !== this.options.paymentMode || token.sent))
+      input = {
+        ...input,
+        class: 'accept-or-refuse',
+        why: token.sent ? 'a token already sent' : `a mode other than the configured ${this.options.paymentMode}`,
+      };
+    return {
+      expectation: classified(sendRule(input), input, this.options.settings.strict, () =>
+        amount === undefined ? {} : { amount },
+      ),
+      inputClass: input.class,
+    };
+  }
+
+  private link(route: Route, account: Account): Expectation {
+    const transaction = this.state.transactions.get(route.params.id ?? '');
+    if (transaction === undefined) return either('UNKNOWN-ID-NOT-5XX');
+    if (transaction.account !== account) return refused('ACCOUNT-ISOLATION-4XX');
+    // A transaction already sent may no longer give a link (the reference does not say).
+    return transaction.sent ? either('LINK-2XX') : accepted('LINK-2XX');
+  }
+
+  private deletion(route: Route, account: Account): Expectation {
+    const raw = route.params.id ?? '';
+    const kind = customerIdClass(raw);
+    if (kind === 'not-an-id') return refused('CUSTOMER-ID-INTEGER');
+    if (kind !== 'integer') return notServerError('CUSTOMER-ID-INTEGER');
+    const customer = this.state.customers.get(raw);
+    if (customer === undefined)
+      return noting(either('CUSTOMER-DELETE-404'), 'an id no answer of the traffic gave: 204 or 404');
+    if (customer.account !== account) return refused('ACCOUNT-ISOLATION-4XX');
+    if (customer.deleted) return exactly('CUSTOMER-DELETE-GONE', 404);
+    return customer.touchedByOther ? exactly('ACCOUNT-ISOLATION-UNCHANGED', 204) : accepted('CUSTOMER-DELETE-204');
+  }
+
+  private balance(route: Route, account: Account): Expectation {
+    const id = Number(route.params.id);
+    const other: Account = account === 'first' ? 'second' : 'first';
+    if (this.options.balanceIds[account] === id && String(id) === route.params.id)
+      return accepted('BALANCE-2XX', { id });
+    if (this.options.balanceIds[other] === id && String(id) === route.params.id)
+      return notServerError('ACCOUNT-ISOLATION-4XX');
+    return either('UNKNOWN-ID-NOT-5XX');
+  }
+
+  private currency(route: Route, account: Account): Expectation {
+    const id = Number(route.params.id);
+    if (account === 'first' && this.options.currencyId === id && String(id) === route.params.id)
+      return accepted('CURRENCY-2XX', { id });
+    return either('UNKNOWN-ID-NOT-5XX');
+  }
+
+  /**
+   * ACCOUNT-DATA-OWN: an answer to one account carries no account_id the other account's answers showed; and a
+   * read of the other account's balance holds nothing of it (ACCOUNT-ISOLATION-4XX).
+   */
+  private accountData(
+    exchange: Exchange,
+    credential: Credential,
+    account: Account,
+    traffic: TrafficExchange,
+  ): VerdictRecord[] {
+    if (credential.kind !== 'valid' || exchange.status < 200 || exchange.status >= 300) return [];
+    const records: VerdictRecord[] = [];
+    const operations: readonly OperationId[] = ['sendTransaction', 'getBalance', 'getCurrency'];
+    const others = this.state.otherAccountIds(account);
+    if (operations.includes(exchange.operation) && others.length > 0) {
+      const violations: Violation[] = others.flatMap((id) => accountIdIsNot(exchange, JSON.parse(id) as unknown));
+      records.push({ ...checkRecord('ACCOUNT-DATA-OWN', exchange, violations), source: traffic.source });
+    }
+    const other: Account = account === 'first' ? 'second' : 'first';
+    const theirs = this.options.balanceIds[other];
+    if (exchange.operation === 'getBalance' && theirs !== null && Number(exchange.path.split('/').at(-1)) === theirs) {
+      const list = Array.isArray(exchange.json) ? (exchange.json as Array<{ id?: unknown } | null>) : [];
+      const leaked = list.some((item) => item !== null && String(item.id) === String(theirs));
+      records.push({
+        ...checkRecord(
+          'ACCOUNT-ISOLATION-4XX',
+          exchange,
+          leaked
+            ? [
+                {
+                  location: 'body /*/id',
+                  expected: "nothing of the other account's balance (a 4xx, or a 2xx without it)",
+                  actual: `the balance ${theirs}`,
+                },
+              ]
+            : [],
+        ),
+        source: traffic.source,
+      });
+    }
+    return records;
+  }
+
+  private noteCustomer(exchange: Exchange, account: Account): void {
+    const id = (exchange.json as { id?: unknown } | null)?.id;
+    if (exchange.status >= 200 && exchange.status < 300 && (typeof id === 'number' || typeof id === 'string'))
+      this.state.customers.set(String(id), { account, deleted: false, touchedByOther: false });
+  }
+
+  /** What the answer showed, for the exchanges after it. */
+  private learn(route: Route, exchange: Exchange, account: Account, credential: Credential): void {
+    const ok = exchange.status >= 200 && exchange.status < 300;
+    const json = exchange.json as Record<string, unknown> | unknown[] | undefined;
+    if (credential.kind === 'valid' && ok && (route.operation === 'getBalance' || route.operation === 'getCurrency'))
+      this.state.noteAccountIds(account, json);
+    switch (route.operation) {
+      case 'createTransaction': {
+        const answer = json as { id?: unknown; amount?: unknown; customer_id?: unknown; customer?: { id?: unknown } };
+        if (!ok || (typeof answer?.id !== 'number' && typeof answer?.id !== 'string')) return;
+        // The amount the payer is owed to be charged: the one the client sent, as a plain integer; else as answered.
+        const sent = sentAmount(exchange.requestBody);
+        const amount = sent ?? (typeof answer.amount === 'number' ? answer.amount : undefined);
+        this.state.transactions.set(String(answer.id), { account, amount, linked: false, sent: false });
+        const customer = answer.customer_id ?? answer.customer?.id;
+        if (
+          (typeof customer === 'number' || typeof customer === 'string') &&
+          !this.state.customers.has(String(customer))
+        )
+          this.state.customers.set(String(customer), { account, deleted: false, touchedByOther: false });
+        return;
+      }
+      case 'getPaymentLink': {
+        const token = (json as { token?: unknown } | undefined)?.token;
+        const id = route.params.id ?? '';
+        const transaction = this.state.transactions.get(id);
+        if (!ok || typeof token !== 'string' || transaction === undefined || transaction.account !== account) return;
+        transaction.linked = true;
+        this.state.tokens.set(token, { token, transactionId: id, account, sent: false });
+        return;
+      }
+      case 'sendTransaction': {
+        if (!ok || exchange.requestBody === undefined) return;
+        let sent: unknown;
+        try {
+          sent = (JSON.parse(exchange.requestBody) as { token?: unknown }).token;
+        } catch {
+          return;
+        }
+        const token = this.state.tokenFor(sent);
+        if (token === undefined || token.account !== account) return;
+        token.sent = true;
+        const transaction = this.state.transactions.get(token.transactionId);
+        if (transaction) transaction.sent = true;
+        return;
+      }
+      case 'deleteCustomer': {
+        const customer = this.state.customers.get(route.params.id ?? '');
+        if (customer === undefined) return;
+        if (customer.account !== account && !ok) customer.touchedByOther = true;
+        if (exchange.status === 204 || (ok && customer.account === account)) customer.deleted = true;
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}
+
+/** The amount a creation body carries as a JSON integer, if it does. */
+function sentAmount(body: string | undefined): number | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const amount = (JSON.parse(body) as { amount?: unknown } | null)?.amount;
+    return typeof amount === 'number' && Number.isSafeInteger(amount) ? amount : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an accepted creation owes back: the body as the server read it (each reading of the classifier). */
+const readAs = (reading: { kind: string; value?: unknown }): { read?: Record<string, unknown> } =>
+  reading.kind === 'absent' ||
+  reading.value === null ||
+  typeof reading.value !== 'object' ||
+  Array.isArray(reading.value)
+    ? {}
+    : { read: reading.value as Record<string, unknown> };

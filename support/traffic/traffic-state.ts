@@ -1,0 +1,76 @@
+/**
+ * What the traffic showed so far, which later answers are held to. Nothing is assumed that the
+ * traffic did not show: an id no answer gave out may exist on the target, so a request for it
+ * is judged only for what every answer owes (never a 5xx, the documented shape of a success).
+ *
+ * - transactions created (2xx), by id: the account that created each and its amount; an id given
+ *   out twice is a new transaction with another's id (TXN-ID-UNIQUE);
+ * - tokens a link answer gave, with their transaction (a send with the token owes intents of its
+ *   amount), and whether the token has been sent already;
+ * - customers created (POST /customers, or inline in a creation whose answer names them), by id:
+ *   their account, and whether one was deleted with 204 (deleting it again owes 404);
+ * - requests another account made on a resource (its owner's later requests must find it as it was);
+ * - the account_id each account's answers carry (an answer to one never carries the other's).
+ */
+import type { Account } from './credentials.ts';
+
+export interface KnownTransaction {
+  account: Account;
+  amount: number | undefined;
+  linked: boolean;
+  sent: boolean;
+}
+
+export interface KnownToken {
+  token: string;
+  transactionId: string;
+  account: Account;
+  sent: boolean;
+}
+
+export interface KnownCustomer {
+  account: Account;
+  deleted: boolean;
+  /** Another account asked to delete it (its owner's next delete must still answer 204). */
+  touchedByOther: boolean;
+}
+
+export class TrafficState {
+  readonly transactions = new Map<string, KnownTransaction>();
+  readonly tokens = new Map<string, KnownToken>();
+  readonly customers = new Map<string, KnownCustomer>();
+  /** The account_id values each account's own answers carried. */
+  readonly accountIds = new Map<Account, Set<string>>();
+
+  /** A token as a client may send it back: the string the link gave, or the same digits as a JSON number. */
+  tokenFor(sent: unknown): KnownToken | undefined {
+    if (typeof sent === 'string') return this.tokens.get(sent);
+    if (typeof sent === 'number' && Number.isSafeInteger(sent)) return this.tokens.get(String(sent));
+    if (typeof sent === 'bigint') return this.tokens.get(sent.toString());
+    return undefined;
+  }
+
+  noteAccountIds(account: Account, json: unknown): void {
+    const found = this.accountIds.get(account) ?? new Set<string>();
+    visit(json, (object) => {
+      if ('account_id' in object && object.account_id !== null && object.account_id !== undefined)
+        found.add(JSON.stringify(object.account_id));
+    });
+    this.accountIds.set(account, found);
+  }
+
+  /** The account_id values of the other account, as JSON texts (the check compares JSON values). */
+  otherAccountIds(account: Account): string[] {
+    const other: Account = account === 'first' ? 'second' : 'first';
+    const mine = this.accountIds.get(account) ?? new Set<string>();
+    return [...(this.accountIds.get(other) ?? [])].filter((id) => !mine.has(id));
+  }
+}
+
+function visit(value: unknown, onObject: (object: Record<string, unknown>) => void): void {
+  if (Array.isArray(value)) for (const item of value) visit(item, onObject);
+  else if (value !== null && typeof value === 'object') {
+    onObject(value as Record<string, unknown>);
+    for (const item of Object.values(value)) visit(item, onObject);
+  }
+}
