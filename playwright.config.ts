@@ -30,8 +30,14 @@ handleTerminationGracefully();
 // The console reporter can be swapped (collect-conformance --reporter dot) without losing the report files.
 const consoleReporters = ['list', 'line', 'dot'] as const;
 type ConsoleReporter = (typeof consoleReporters)[number];
+// Quiet by default: progress, the failures and the summary; a line per test with its tags is --verbose's.
 const consoleReporter: ConsoleReporter =
-  consoleReporters.find((name) => name === process.env.COLLECT_CONFORMANCE_CONSOLE_REPORTER) ?? 'list';
+  consoleReporters.find((name) => name === process.env.COLLECT_CONFORMANCE_CONSOLE_REPORTER) ??
+  (orExitOnConfigError(() => readSetting(process.env, settings.verbose))
+    ? 'list'
+    : process.stdout.isTTY
+      ? 'line'
+      : 'dot');
 
 export default defineConfig({
   testDir: './tests/conformance',
@@ -47,7 +53,8 @@ export default defineConfig({
   // shows the last run only), and, from the tests' verdict records, the conformance matrix, the
   // rule coverage and JUnit for CI (reporters/conformance-reporter.ts).
   reporter: [
-    [consoleReporter],
+    // Tags only with --verbose: the line a terminal updates stays one line.
+    [consoleReporter, { omitTags: consoleReporter !== 'list' }],
     ['html', { open: 'never', outputFolder: `${outputRoot}/html` }],
     [modulePath('./reporters/fresh-allure-results.ts'), { resultsDir: allureResultsDir }],
     [

@@ -77,12 +77,21 @@ export function buildReport(
   return { ok: true, file };
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const result = buildReport();
-  if (result.ok) {
-    process.stdout.write(`collect-conformance: Allure report written to ${result.file} (one file, opens offline)\n`);
-  } else {
-    process.stderr.write(`collect-conformance report: ${result.message}\n`);
-    process.exit(usageExitCode);
+/** `collect-conformance report [--output DIR]` (and `npm run report`): builds the report, says where, or why not. */
+export function report(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): number {
+  const [flag, value, ...rest] = argv;
+  if (flag !== undefined && (flag !== '--output' || value === undefined || rest.length > 0)) {
+    process.stderr.write('collect-conformance report: usage: collect-conformance report [--output DIR]\n');
+    return usageExitCode;
   }
+  const result = buildReport(reportPaths(value === undefined ? env : { ...env, PCS_OUTPUT_DIR: value }));
+  if (!result.ok) {
+    process.stderr.write(`collect-conformance report: ${result.message}\n`);
+    return usageExitCode;
+  }
+  process.stdout.write(`collect-conformance: Allure report written to ${result.file} (one file, opens offline)\n`);
+  return 0;
 }
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  process.exit(report(process.argv.slice(2)));

@@ -77,10 +77,24 @@ export function decideExitCode(run: FinishedRun, prefix = 'collect-conformance')
   return code;
 }
 
-/** Removes what an earlier run in the same output directory left, so that only this run's files are read. */
+/** The reports a run writes into its output directory, which must never be mistaken for another run's. */
+const reportFiles = [
+  'conformance-matrix.json',
+  'conformance-matrix.md',
+  coverageFile,
+  'rule-coverage.md',
+  'junit.xml',
+  'configured-ids.json',
+  'html',
+  'allure-results',
+];
+
+/**
+ * Removes what an earlier run in the same output directory left, so that only this run's files are read, and so
+ * that a run stopped before its reports (a configuration error, a signal) leaves no mix of two runs' reports.
+ */
 export function forgetEarlierVerdicts(outputDir: string): void {
-  rmSync(join(outputDir, coverageFile), { force: true });
-  rmSync(join(outputDir, markerFileName), { force: true });
+  for (const name of [...reportFiles, markerFileName]) rmSync(join(outputDir, name), { recursive: true, force: true });
 }
 
 /** True when this run's rule coverage holds a failed rule; false when it has none or was not written. */

@@ -159,7 +159,8 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   const outputDir = env.PCS_OUTPUT_DIR!;
-  forgetEarlierVerdicts(outputDir);
+  // A listing runs nothing: it keeps the last run's reports.
+  if (flags.get(settings.list.flag.name) !== true) forgetEarlierVerdicts(outputDir);
   await chooseWorkers(env);
   const { code, stoppedBy, killedBy, pid, notStarted } = await runPlaywright(
     process.execPath,

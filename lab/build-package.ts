@@ -37,7 +37,7 @@ export const productFolders = [
   'support',
   'tests/conformance',
 ] as const;
-export const productFiles = ['playwright.config.ts'] as const;
+export const productFiles = ['playwright.config.ts', 'allurerc.mjs'] as const;
 
 export class BuildError extends Error {
   override name = 'BuildError';

@@ -134,12 +134,14 @@ export default class ConformanceReporter implements Reporter {
     this.lastTestEnded = Date.now();
   }
 
-  onEnd(_result: FullResult): void {
+  onEnd(result: FullResult): void {
     if (!this.suite) return;
+    const tests = this.suite.allTests();
+    // Nothing ran (a listing, a run stopped before its first test): there is no run to report.
+    if (!tests.some((test) => test.results.length > 0)) return;
     // The key must not reach these files, even through an error message of the suite itself.
     registerSecret(process.env.PCS_SECRET_KEY);
     registerSecret(process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY);
-    const tests = this.suite.allTests();
     const cases = tests.map((test) => recordOf(test, this.rootDir));
     const durations = new Map(
       tests.map((test, index) => [cases[index]!.title, (test.results.at(-1)?.duration ?? 0) / 1000]),
@@ -148,8 +150,11 @@ export default class ConformanceReporter implements Reporter {
       const fromHere = relative(process.cwd(), path);
       return fromHere.startsWith('..') ? path : fromHere || '.';
     };
+    const header = runHeader();
+    if (result.status === 'interrupted')
+      header.incomplete = 'the run was stopped before it finished; the verdicts are those of the tests that ran';
     const reports = buildReports(cases, {
-      header: runHeader(),
+      header,
       junitName: 'collect-conformance',
       durations,
       suspects: readSuspects(this.outputDir, process.env.PCS_RUN_ID),
@@ -163,8 +168,8 @@ export default class ConformanceReporter implements Reporter {
     writeReports(this.outputDir, reports, process.env.GITHUB_STEP_SUMMARY);
     // What --strict would fail, in the console summary too (the run still exits 0 for it).
     if (reports.warning !== null) process.stdout.write(`${reports.warning}\n`);
-    // --list runs nothing: there is nothing to sum up. Last, so that the last screen of a run names every broken rule.
-    if (tests.some((test) => test.results.length > 0)) process.stdout.write(`\n${reports.summary.join('\n')}\n`);
+    // Last, so that the last screen of a run names every broken rule.
+    process.stdout.write(`\n${reports.summary.join('\n')}\n`);
     noteTiming(
       { firstTestBegan: this.firstTestBegan, lastTestEnded: this.lastTestEnded, reportersEnded: Date.now() },
       runTimingFile({ PCS_OUTPUT_DIR: this.outputDir }),

@@ -78,6 +78,8 @@ export interface RunHeader {
   target: string;
   /** True for judged traffic: what nothing decided was never exercised by it (not "not covered" by a test). */
   traffic?: boolean;
+  /** Why the reports do not hold a whole run (it was stopped), when they do not. */
+  incomplete?: string;
   environment: string;
   runId: string;
   finishedAt: string;
@@ -87,6 +89,7 @@ function headerLines(title: string, header: RunHeader): string[] {
   return [
     `## ${title}`,
     '',
+    ...(header.incomplete === undefined ? [] : [`**Incomplete: ${header.incomplete}.**`, '']),
     `Target ${header.target} (${header.environment}), run ${header.runId}, ${header.finishedAt}.`,
     '',
   ];

@@ -83,8 +83,8 @@ export function buildReports(cases: readonly TestRecord[], context: ReportContex
     coverage,
     files,
     warning: warning === null ? null : redact(warning),
-    summary: renderRunSummary(coverage, cases, matrix.totals, context.paths, context.suspects).map((line) =>
-      redact(line),
+    summary: renderRunSummary(coverage, cases, matrix.totals, context.paths, context.suspects).map((line, index) =>
+      redact(index === 0 && header.incomplete !== undefined ? `${line} (incomplete: ${header.incomplete})` : line),
     ),
   };
 }

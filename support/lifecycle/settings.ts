@@ -506,6 +506,18 @@ export const settings = {
     example: 'dot',
   }),
 
+  verbose: setting<boolean>({
+    section: 'reports',
+    variable: 'PCS_VERBOSE',
+    flag: { name: 'verbose', sets: 'yes' },
+    default: false,
+    parse: yesNo,
+    summary:
+      "one console line per test, with its tags (Playwright's `list`); by default the console shows progress " +
+      '(`line` in a terminal, `dot` elsewhere), the failures and the summary',
+    accepted: '`yes`, `no`',
+  }),
+
   // Sharding.
   shard: setting<string | undefined>({
     section: 'sharding',

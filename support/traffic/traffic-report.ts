@@ -95,10 +95,8 @@ export function coverageOfTraffic(judged: readonly JudgedExchange[], cases: read
   const outside = judged.filter((exchange) => exchange.outside !== undefined);
   if (outside.length > 0) {
     lines.push('', `### Outside the reference (${outside.length}, listed, not judged)`, '');
-    for (const exchange of outside.slice(0, 200))
-      lines.push(
-        `- ${exchange.traffic.method} ${new URL(exchange.traffic.url).pathname} → ${exchange.traffic.status}: ${exchange.outside}`,
-      );
+    for (const { traffic, outside: why } of outside.slice(0, 200))
+      lines.push(`- ${traffic.method} ${new URL(traffic.url).pathname} → ${traffic.status}: ${why}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -84,7 +84,7 @@ test("the build's product is the development guide's, and package.json ships it 
       (productFolders as readonly string[]).some((product) => product === folder || product.startsWith(`${folder}/`)),
       `${folder}/ is in the guide's product table but not built`,
     );
-  assert.deepEqual(productFiles, ['playwright.config.ts']);
+  assert.deepEqual(productFiles, ['playwright.config.ts', 'allurerc.mjs']);
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     files: string[];
     scripts: Record<string, string>;
