@@ -2,13 +2,17 @@
 // file, tests grouped by resource > operation > rule, the suite's failure categories, and
 // history kept in a JSON-lines file that survives between runs when it is kept (nightly jobs
 // restore it before the report and save it after; see docs/reference/reports.md).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'allure';
 
 const outputRoot = process.env.PCS_OUTPUT_DIR?.trim() || 'reports';
-const { categories } = JSON.parse(
-  readFileSync(new URL('./reporters/failure-categories.json', import.meta.url), 'utf8'),
-);
+const resultsDir = process.env.ALLURE_RESULTS_DIR?.trim() || `${outputRoot}/allure-results`;
+// The run's own categories when its results hold them: the causes of its failures first, then the failure
+// categories (the reporters write them there); else the failure categories alone.
+const runCategories = `${resultsDir}/categories.json`;
+const categories = existsSync(runCategories)
+  ? JSON.parse(readFileSync(runCategories, 'utf8')).map((category, index) => ({ id: `category-${index}`, ...category }))
+  : JSON.parse(readFileSync(new URL('./reporters/failure-categories.json', import.meta.url), 'utf8')).categories;
 
 export default defineConfig({
   name: 'collect-conformance',

@@ -65,7 +65,12 @@ export function buildReport(
     {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, ALLURE_REPORT_DIR: paths.reportDir, ALLURE_HISTORY_PATH: paths.historyPath },
+      env: {
+        ...process.env,
+        ALLURE_RESULTS_DIR: paths.resultsDir,
+        ALLURE_REPORT_DIR: paths.reportDir,
+        ALLURE_HISTORY_PATH: paths.historyPath,
+      },
     },
   );
   if (run.status !== 0) {
