@@ -12,32 +12,20 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { rules } from '../../contract/rules.ts';
 import { allureCategoryOf as classifyFailure } from '../integration/allure-categories.ts';
 import { outputFiles } from '../../reporters/conformance-reporter.ts';
 import type { ConformanceMatrix, RuleCoverage } from '../../reporters/conformance-model.ts';
 import { buildReport } from '../../cli/report.ts';
 import { brokenRules, startBrokenTarget, type BrokenTarget } from './broken-target.ts';
+import { chromiumPath, openBrowser, serve } from './browser-helpers.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const chromiumPath = '/usr/bin/chromium';
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 interface Run {
   exitCode: number | null;
   output: string;
@@ -93,36 +81,6 @@ function junitTotals(file: string): { total: number; failed: number; skipped: nu
     failed: attribute('failures') + attribute('errors'),
     skipped: attribute('skipped'),
   };
-}
-
-async function serve(directory: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    const name = new URL(request.url ?? '/', 'http://127.0.0.1').pathname.replace(/^\/+/, '') || 'index.html';
-    const file = join(directory, name);
-    if (!file.startsWith(directory) || !existsSync(file)) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, {
-      'content-type': name.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream',
-    });
-    response.end(readFileSync(file));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.html` };
-}
-
-async function openBrowser(profile: string): Promise<{ context: BrowserContext; blocked: string[] }> {
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
-  const blocked: string[] = [];
-  // Loopback only: the report's analytics script (and anything else remote) is aborted here.
-  await context.route('**/*', async (route) => {
-    const url = new URL(route.request().url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1') return route.continue();
-    blocked.push(url.origin);
-    return route.abort();
-  });
-  return { context, blocked };
 }
 
 /** The first number after a label in the page's text ("Failed\n6"). */

@@ -1,0 +1,52 @@
+/**
+ * What the browser tests share: Debian's Chromium started headless with the flags this machine
+ * needs, every request that is not loopback aborted (the report's analytics script never leaves
+ * the machine), and a report's folder served over http on 127.0.0.1.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from '@playwright/test';
+
+export const chromiumPath = '/usr/bin/chromium';
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function serve(directory: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    const name = new URL(request.url ?? '/', 'http://127.0.0.1').pathname.replace(/^\/+/, '') || 'index.html';
+    const file = join(directory, name);
+    if (!file.startsWith(directory) || !existsSync(file)) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': name.endsWith('.html') ? 'text/html; charset=utf-8' : 'application/octet-stream',
+    });
+    response.end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.html` };
+}
+
+export async function openBrowser(profile: string): Promise<{ context: BrowserContext; blocked: string[] }> {
+  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
+  const blocked: string[] = [];
+  // Loopback only: the report's analytics script (and anything else remote) is aborted here.
+  await context.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1') return route.continue();
+    blocked.push(url.origin);
+    return route.abort();
+  });
+  return { context, blocked };
+}
