@@ -22,6 +22,8 @@ import { behaviourMutants } from './behaviour.ts';
 import { conformingVariants } from './variants/index.ts';
 import { boundaryMutants } from './boundary.ts';
 import { securityMutants } from './security.ts';
+import { clockMutants } from './clock.ts';
+import { sendIntentMutants } from './send-intents.ts';
 
 export type { Behaviour, LenientVariant, Mutant, Variant } from './hooks.ts';
 export { isLenient } from './hooks.ts';
@@ -40,6 +42,8 @@ export function behaviours(): Behaviour[] {
     ...behaviourMutants(),
     ...boundaryMutants(),
     ...securityMutants(),
+    ...clockMutants(),
+    ...sendIntentMutants(),
     ...conformingVariants(),
   ];
   const seen = new Set<string>();
