@@ -6,6 +6,9 @@
  * their bodies and keep the rest) and by its length (past it, the oldest items are dropped whole).
  */
 
+/** The longest the queue delivers items without letting the event loop turn. */
+const sliceMs = 1;
+
 export interface QueueLimits {
   /** Items waiting, at most; the oldest goes when one more comes. */
   maxItems: number;
@@ -136,17 +139,26 @@ export class ExchangeQueue<T> {
   }
 
   private async drain(): Promise<void> {
+    let slice = performance.now();
     for (let item = this.take(); item !== undefined; item = this.take()) {
       try {
         await this.handlers.deliver(item);
         this.counts.delivered++;
       } catch (error) {
         this.counts.failed++;
-        this.handlers.failed(item, error);
+        try {
+          this.handlers.failed(item, error);
+        } catch {
+          // A failing report of a failure: the queue goes on.
+        }
       }
-      // Back to the event loop between items: a consumer that never awaits must not hold up the
-      // sockets the forwarding is waiting on.
-      await new Promise<void>((done) => setImmediate(done));
+      // Back to the event loop once a slice of time is spent: a consumer that never awaits must not
+      // hold up the sockets the forwarding waits on for longer than that, and one that is quick
+      // must not wait a turn of the loop per item either.
+      if (performance.now() - slice >= sliceMs) {
+        await new Promise<void>((done) => setImmediate(done));
+        slice = performance.now();
+      }
     }
     this.items = [];
     this.sizes = [];
