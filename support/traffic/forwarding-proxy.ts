@@ -275,10 +275,14 @@ async function start(
     const bodiless = contentLength === undefined ? !chunkedRequest : contentLength === '0';
 
     const headers = endToEndHeaders(req.rawHeaders);
-    let hostAt = -1;
-    for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === 'host') hostAt = i;
-    if (hostAt >= 0) headers[hostAt + 1] = upstream.host;
-    else headers.unshift('Host', upstream.host);
+    // Host rewritten where the client put it (every one of them, should it have sent several).
+    let hosts = 0;
+    for (let i = 0; i < headers.length; i += 2)
+      if (headers[i]!.toLowerCase() === 'host') {
+        headers[i + 1] = upstream.host;
+        hosts++;
+      }
+    if (hosts === 0) headers.unshift('Host', upstream.host);
     // A body of unknown length stays one: node would not frame it by itself for every method.
     if (chunkedRequest) headers.push('Transfer-Encoding', 'chunked');
 
