@@ -45,6 +45,10 @@ Usage:
   collect-conformance mock [--port N] [--host H] [--mutant NAME] [--faults SPEC] [--store-cap N]
   collect-conformance rules [--json] [--kind documented|inferred]
   collect-conformance rules --show RULE-ID [--json]
+  collect-conformance proxy [--upstream URL] [--port N] [--violations-header] [--fail-on-client]
+                            [--fail-on-command] [traffic flags] [-- COMMAND ARGS...]
+  collect-conformance judge FILE.har [FILE.har ...] [--base-url URL] [--fail-on-client] [traffic flags]
+  collect-conformance report [--output DIR]
   collect-conformance --help | --version
 
 Run flags: each sets the variable beside it (a switch, to the value shown); flags win over the environment,
@@ -64,6 +68,23 @@ Rules flags:
   --show RULE-ID          one rule: its sentence, the reference's words, input class and what --strict makes of
                           it, its tests (file:line, from Playwright's listing: no target needed), input cases,
                           mutants, conforming variants, gap rows and operation roles; an unknown id exits 2
+
+Traffic (proxy, judge): a client's own traffic, judged by the suite's rules.
+  proxy forwards http://127.0.0.1:PORT/v1 to --upstream (else PCS_BASE_URL, else the embedded mock, whose
+  keys and ids the command then gets) byte for byte, and reports when COMMAND ends (it finds the proxy's
+  base address in COLLECT_CONFORMANCE_PROXY_URL and PCS_BASE_URL) or, without one, on SIGINT or SIGTERM.
+  judge reads HAR 1.2 files (browsers, Playwright's recordHar, mitmproxy, Charles) in their recorded order.
+  --upstream URL          the server's base address, ending in /v1
+  --port N                the proxy's port on 127.0.0.1 (default: a free one, printed on start)
+  --violations-header     add Collect-Conformance-Violations: <rule ids> to an answer that broke a rule
+                          (off by default: the proxy changes nothing)
+  --fail-on-client        a request of the client off the reference counts as a finding (exit 1)
+  --fail-on-command       the command's failure counts as a finding (exit 1); its status is printed anyway
+  --base-url URL          (judge) the base address the HAR's URLs start with, when not found by /v1
+  traffic flags: --secret-key-env, --second-secret-key-env (the keys that name the accounts), --balance-id,
+  --currency-id, --second-balance-id, --currency-iso, --payment-mode, --phone-number, --phone-country,
+  --clock-tolerance-seconds, --strict, --documented-only, --output, --run-id, as in a run.
+  Exit codes as a run's: 3 when the upstream was unreachable or answered 429/502/503/504 and no rule broke.
 
 Exit codes:
   0  every selected check passed

@@ -15,6 +15,8 @@ import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
 import { HarError, readHarFiles } from '../support/traffic/har.ts';
 import { TrafficJudge } from '../support/traffic/judge.ts';
 import { reportTraffic } from '../support/traffic/traffic-report.ts';
+import { TrafficCollector } from '../support/traffic/traffic-collector.ts';
+import type { TrafficExchange } from '../support/traffic/traffic-exchange.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
 import { environmentFromFlags } from './run-flags.ts';
@@ -63,9 +65,16 @@ export async function judge(argv: string[]): Promise<number> {
     ...(basePath === undefined ? {} : { basePath }),
   };
   const trafficJudge = new TrafficJudge(judgeOptions);
-  const judged = traffic.exchanges.map((exchange) => trafficJudge.judge(exchange));
+  const collected = new TrafficCollector();
+  // Each exchange is let go once judged: a large recording is never held twice over.
+  const pending: Array<TrafficExchange | undefined> = traffic.exchanges;
+  for (let index = 0; index < pending.length; index++) {
+    collected.add(trafficJudge.judge(pending[index]!));
+    pending[index] = undefined;
+  }
+  const judged = collected.exchanges;
   const origin = positionals.map((file) => basename(file)).join(', ');
-  const report = reportTraffic(judged, {
+  const report = reportTraffic(collected, {
     outputDir: options.outputDir,
     allureResultsDir: options.allureResultsDir,
     header: {

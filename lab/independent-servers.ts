@@ -56,6 +56,7 @@ class UsageError extends Error {}
 const root = fileURLToPath(new URL('../', import.meta.url));
 const serversDir = join(root, 'lab', 'independent-servers');
 const bin = join(root, 'bin', 'collect-conformance.mjs');
+const pythonClient = join(root, 'lab', 'independent-clients', 'python', 'client.py');
 
 interface Defect {
   /** The server's DEFECT value. */
@@ -64,6 +65,8 @@ interface Defect {
   grep: string;
   /** Rules of which at least one must fail. */
   rules: string[];
+  /** Whether the independent client's traffic shows it (the proxy can only judge what a client sends). */
+  shownByClient: boolean;
 }
 
 interface Stack {
@@ -77,13 +80,20 @@ interface Stack {
 
 /** The defects every server plants (the same four names, each written by the server's author). */
 const defects: Defect[] = [
-  { name: 'amount-plus-one', grep: '@TXN-CREATE-ECHO', rules: ['TXN-CREATE-ECHO'] },
-  { name: 'no-auth', grep: '@AUTH-', rules: ['AUTH-DELETE-401', 'AUTH-OTHERS-401'] },
-  { name: 'delete-500', grep: '@CUSTOMER-DELETE', rules: ['CUSTOMER-DELETE-404'] },
+  { name: 'amount-plus-one', grep: '@TXN-CREATE-ECHO', rules: ['TXN-CREATE-ECHO'], shownByClient: true },
+  {
+    name: 'no-auth',
+    grep: '@AUTH-',
+    rules: ['AUTH-DELETE-401', 'AUTH-OTHERS-401', 'AUTH-KEY-EXACT'],
+    shownByClient: true,
+  },
+  { name: 'delete-500', grep: '@CUSTOMER-DELETE', rules: ['CUSTOMER-DELETE-404'], shownByClient: true },
   {
     name: 'drop-callback-query',
     grep: '@TXN-CREATE-ECHO|@TXN-CREATE-OPEN-INPUT',
     rules: ['TXN-CREATE-ECHO', 'TXN-CREATE-OPEN-INPUT'],
+    // Its callback URLs carry no query.
+    shownByClient: false,
   },
 ];
 
@@ -347,43 +357,58 @@ async function suite(
 }
 
 function suiteRun(baseUrl: string, keys: Stack['keys'], output: string, args: string[]): Promise<SuiteRun> {
-  const { own: key, second: secondKey } = keys;
+  return commandRun(['--base-url', baseUrl, ...keyFlags, '--output', output, ...args], keyEnv(keys), output);
+}
+
+/** The keys reach the command through variables of their own: never a PCS_* of the caller's. */
+const keyFlags = ['--secret-key-env', 'INDEPENDENT_KEY', '--second-secret-key-env', 'INDEPENDENT_SECOND_KEY'];
+
+function keyEnv(keys: Stack['keys']): NodeJS.ProcessEnv {
+  return {
+    INDEPENDENT_KEY: keys.own,
+    // Every server seeds a second account with balance 2: the cross-account checks run too.
+    INDEPENDENT_SECOND_KEY: keys.second,
+    PCS_BALANCE_ID: '1',
+    PCS_CURRENCY_ID: '1',
+    PCS_SECOND_BALANCE_ID: '2',
+  };
+}
+
+/**
+ * The independent black-box client (lab/independent-clients/python, written from the reference alone) run
+ * through `collect-conformance proxy` in front of the server: the traffic's verdict by the suite's rules.
+ */
+function clientRun(baseUrl: string, keys: Stack['keys'], output: string): Promise<SuiteRun> {
+  const args = ['proxy', '--upstream', baseUrl, ...keyFlags, '--output', output, '--', 'python3', pythonClient];
+  return commandRun(
+    args,
+    {
+      ...keyEnv(keys),
+      API_KEY: keys.own,
+      SECOND_API_KEY: keys.second,
+      BALANCE_ID: '1',
+      CURRENCY_ID: '1',
+      SECOND_BALANCE_ID: '2',
+    },
+    output,
+  );
+}
+
+function commandRun(args: string[], env: NodeJS.ProcessEnv, output: string): Promise<SuiteRun> {
   rmSync(output, { recursive: true, force: true });
   const started = Date.now();
   const { PCS_BASE_URL: _base, PCS_SECRET_KEY: _key, PCS_STRICT: _strict, ...inherited } = process.env;
   return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        '--base-url',
-        baseUrl,
-        '--secret-key-env',
-        'INDEPENDENT_KEY',
-        '--second-secret-key-env',
-        'INDEPENDENT_SECOND_KEY',
-        '--output',
-        output,
-        ...args,
-      ],
-      {
-        cwd: root,
-        env: {
-          ...inherited,
-          INDEPENDENT_KEY: key,
-          // Every server seeds a second account with balance 2: the cross-account checks run too.
-          INDEPENDENT_SECOND_KEY: secondKey,
-          PCS_BALANCE_ID: '1',
-          PCS_CURRENCY_ID: '1',
-          PCS_SECOND_BALANCE_ID: '2',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: root,
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.once('exit', (code) => {
+      mkdirSync(output, { recursive: true });
       writeFileSync(join(output, 'console.log'), log);
       const coverageFile = join(output, 'rule-coverage.json');
       const rules: CoverageRule[] = existsSync(coverageFile)
@@ -452,7 +477,15 @@ async function measureStack(
     strict: quick
       ? undefined
       : await suite(server, stack.keys, out('strict'), ['--reporter', 'dot', '--strict'], through),
+    client: through === undefined ? await clientRun(server.baseUrl, stack.keys, out('client')) : undefined,
   }));
+  const clientRow = (run: SuiteRun, name: string, expected: string, ok: boolean): Row => ({
+    server: stack.name,
+    run: name,
+    expected,
+    outcome: `exit ${run.code}; server findings: ${run.failedRules.join(', ') || 'none'}`,
+    ok,
+  });
   rows.push({
     server: stack.name,
     ...proxyColumns(conforming.normal),
@@ -464,6 +497,15 @@ async function measureStack(
       (conforming.normal.lenientRules.length > 0 ? `; lenient: ${conforming.normal.lenientRules.join(', ')}` : ''),
     ok: conforming.normal.code === 0,
   });
+  if (conforming.client !== undefined)
+    rows.push(
+      clientRow(
+        conforming.client,
+        'client through the proxy',
+        'exit 0, no server finding',
+        conforming.client.code === 0 && conforming.client.failedRules.length === 0,
+      ),
+    );
   if (conforming.strict === undefined) return rows;
   rows.push({
     server: stack.name,
@@ -488,6 +530,25 @@ async function measureStack(
       outcome: `exit ${result.code}; failed: ${result.failedRules.join(', ') || 'none'}`,
       ok: result.code === 1 && named.length > 0,
     });
+    if (through !== undefined) continue;
+    const client = await withServer(defect.name, (server) =>
+      clientRun(server.baseUrl, stack.keys, out(`client-defect-${defect.name}`)),
+    );
+    rows.push(
+      defect.shownByClient
+        ? clientRow(
+            client,
+            `client through the proxy, DEFECT=${defect.name}`,
+            `exit 1 naming ${defect.rules.join(' or ')}`,
+            client.code === 1 && client.failedRules.some((rule) => defect.rules.includes(rule)),
+          )
+        : clientRow(
+            client,
+            `client through the proxy, DEFECT=${defect.name}`,
+            'exit 0: the client’s traffic does not show it',
+            client.code === 0,
+          ),
+    );
   }
   return rows;
 }

@@ -22,6 +22,7 @@ export const measuredDir = fileURLToPath(new URL('../docs/measured/', import.met
 export const measuredCommands = {
   bench: { command: 'npm run bench', title: 'Speed of the suite' },
   mutation: { command: 'npm run mutation', title: 'Mutation score' },
+  'mutation-proxy': { command: 'npm run mutation -- --proxy', title: 'Mutants through the proxy' },
   'bench-peers': { command: 'npm run bench:peers', title: 'Peers side by side' },
   'bench-mock': { command: 'npm run bench:mock', title: "The reference mock's throughput" },
   'fuzz-mock': { command: 'npm run fuzz:mock', title: 'The reference mock under abuse' },

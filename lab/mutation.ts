@@ -40,6 +40,14 @@ import { readReport, type TestOutcome } from './mutation/playwright-json.ts';
 import { computeScore, renderMarkdown, widerStageSuffix } from './mutation/score.ts';
 import { attribute, batches, coveringTests, ruleTests, type Assignment } from './mutation/plan.ts';
 import { commandLineOf, mutationFigures, writeMeasured } from './measured.ts';
+import {
+  proxyFigures,
+  proxyScore,
+  startJudgingProxy,
+  type JudgingProxy,
+  type ProxyScore,
+} from './mutation/proxy-mode.ts';
+import { trafficSettingsOf } from '../cli/traffic-options.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const configFile = join(root, 'lab', 'mutation.playwright.config.ts');
@@ -52,10 +60,12 @@ interface Options {
   only?: RegExp;
   workers: number;
   list: boolean;
+  /** The suite's run as the client of the forwarding proxy, whose judge's verdicts are measured (default mode). */
+  proxy: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { workers: 2, list: false };
+  const options: Options = { workers: 2, list: false, proxy: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -64,6 +74,7 @@ function parseArgs(argv: string[]): Options {
       return next;
     };
     if (arg === '--list') options.list = true;
+    else if (arg === '--proxy') options.proxy = true;
     else if (arg === '--only') {
       const source = value();
       try {
@@ -75,7 +86,7 @@ function parseArgs(argv: string[]): Options {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError('--workers must be an integer from 1 to 16');
       options.workers = n;
-    } else throw new UsageError(`unknown argument ${arg} (use --only REGEX, --workers N, --list)`);
+    } else throw new UsageError(`unknown argument ${arg} (use --only REGEX, --workers N, --list, --proxy)`);
   }
   return options;
 }
@@ -166,6 +177,32 @@ async function runPlaywright(
   return { outcomes: report.outcomes, seconds };
 }
 
+/** The proxy mode's figures: printed, in the output directory, and (for the whole catalogue) in docs/measured. */
+function reportProxyMode(score: ProxyScore, wallSeconds: number, options: Options, outputRoot: string): number {
+  const figures = proxyFigures(score, wallSeconds);
+  mkdirSync(outputRoot, { recursive: true });
+  writeFileSync(join(outputRoot, 'mutation-proxy.md'), `# Mutants through the proxy\n\n${figures.join('\n')}`);
+  process.stdout.write(
+    `mutation --proxy: ${score.killedThroughProxy.length}/${score.killedByRun.length} mutants killed by the run ` +
+      `are killed through the proxy; ${score.falsePositives.length} conforming behaviour(s) with a judge finding\n`,
+  );
+  for (const missed of score.missed)
+    process.stdout.write(`  not through the proxy: ${missed.name} (${missed.rule}), ${missed.exchanges} exchanges\n`);
+  for (const fp of score.falsePositives)
+    process.stdout.write(`  FALSE POSITIVE of the judge: ${fp.name}: ${fp.finding}\n`);
+  if (options.only) process.stdout.write('mutation --proxy: docs/measured not written: a partial run (--only)\n');
+  else {
+    const args = process.argv.slice(2).filter((arg) => arg !== '--proxy');
+    const written = writeMeasured({
+      name: 'mutation-proxy',
+      commandLine: commandLineOf('mutation-proxy', args),
+      body: figures,
+    });
+    process.stdout.write(`mutation --proxy: wrote ${written}\n`);
+  }
+  return score.falsePositives.length > 0 ? 1 : 0;
+}
+
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   if (options.list) {
@@ -186,8 +223,22 @@ async function main(): Promise<number> {
 
   const work = mkdtempSync(join(tmpdir(), 'pcs-mutation-'));
   const mock = await startMockServer({ port: 0, host: '127.0.0.1', mutant: perRequestMutant });
+  let proxy: JudgingProxy | null = null;
   try {
-    const envOf = (mode: Mode): NodeJS.ProcessEnv => childEnv(mock, '', join(work, `output-${mode}`), mode);
+    if (options.proxy) {
+      const env = childEnv(mock, '', join(work, 'output-proxy-judge'), 'default');
+      proxy = await startJudgingProxy(mock.sandboxBaseUrl, {
+        ...trafficSettingsOf(env, new Map()).judge,
+        credentialsRecorded: true,
+        basePath: new URL(mock.sandboxBaseUrl).pathname,
+      });
+    }
+    const proxyUrl = proxy?.url;
+    const envOf = (mode: Mode): NodeJS.ProcessEnv => {
+      const env = childEnv(mock, '', join(work, `output-${mode}`), mode);
+      return proxyUrl === undefined ? env : { ...env, PCS_BASE_URL: proxyUrl };
+    };
+    const modes: readonly Mode[] = options.proxy ? ['default'] : ['default', 'strict'];
     const base = (label: string, projects: MutationPlanProject[]): MutationPlan => ({
       reportFile: join(work, `${label}.json`),
       outputDir: join(work, `${label}-output`),
@@ -201,7 +252,7 @@ async function main(): Promise<number> {
     // 1. The reference in both modes: every test must pass; the default run records which operations each test calls.
     let referenceSeconds = 0;
     let covering: TestOutcome[] = [];
-    for (const mode of ['default', 'strict'] as const) {
+    for (const mode of modes) {
       const reference = await runPlaywright(
         base(`reference-${mode}`, [{ name: 'reference' }]),
         envOf(mode),
@@ -227,7 +278,7 @@ async function main(): Promise<number> {
     const outcomes: Record<Mode, TestOutcome[]> = { default: [], strict: [] };
     let ruleTestsSeconds = 0;
     let coveringTestsSeconds = 0;
-    for (const mode of ['default', 'strict'] as const) {
+    for (const mode of modes) {
       // --strict's targets: the mutants, and the lenient variants under the rule it must name.
       const targets: Array<{ behaviour: Behaviour; rule: string }> = counted.map((mutant) => ({
         behaviour: mutant,
@@ -308,6 +359,8 @@ async function main(): Promise<number> {
     }
 
     const wallSeconds = (performance.now() - started) / 1000;
+    if (proxy !== null)
+      return reportProxyMode(proxyScore(mutants, variants, outcomes.default, proxy), wallSeconds, options, outputRoot);
     const score = computeScore(mutants, variants, outcomes, {
       wallSeconds,
       referenceSeconds,
@@ -356,6 +409,7 @@ async function main(): Promise<number> {
     process.stdout.write(`mutation: wall time ${wallSeconds.toFixed(1)} s\n`);
     return score.survivors.length > 0 || score.strict.survivors.length > 0 || score.falsePositives > 0 ? 1 : 0;
   } finally {
+    await proxy?.close();
     await mock.close();
     // A worker still writing when its run ended must not hide the run's own outcome.
     try {

@@ -121,12 +121,22 @@ function recordsFor(test: Pick<TestRecord, 'verdicts'>, ruleId: string): Verdict
   return test.verdicts.filter((record) => record.rule === ruleId && (!record.precondition || record.kind === 'broken'));
 }
 
+/**
+ * The rules of each case, as last computed, with the sizes they were computed from: a case of judged traffic holds
+ * thousands of records, and every rule of the catalogue asks for its cases.
+ */
+const rulesOfCaseCache = new WeakMap<object, { rules: number; verdicts: number; found: Set<string> }>();
+
 /** The rules a case counts for: those it declares, those it judged itself, and those it found broken. */
 export function rulesOfCase(test: Pick<TestRecord, 'rules' | 'verdicts'>): Set<string> {
+  const cached = rulesOfCaseCache.get(test);
+  if (cached !== undefined && cached.rules === test.rules.length && cached.verdicts === test.verdicts.length)
+    return cached.found;
   const rules = new Set(test.rules);
   for (const record of test.verdicts) {
     if (!record.precondition || record.kind === 'broken') rules.add(record.rule);
   }
+  rulesOfCaseCache.set(test, { rules: test.rules.length, verdicts: test.verdicts.length, found: rules });
   return rules;
 }
 

@@ -104,7 +104,11 @@ export function classifyBody(
     const whole = classifyField(name, '', body);
     return { kind: 'classified', input: whole, body, fields: [whole] };
   }
-  for (const pointer of judgedPointers(name, body)) {
+  const pointers = judgedPointers(name, body);
+  for (const pointer of pointers) {
+    // An object whose members are classified is judged by them: as a whole it would be held to every member's
+    // documented type at once, where each member alone may have readings (an integer number read as its digits).
+    if (isObject(valueAtPointer(body, pointer)) && pointers.some((other) => other.startsWith(`${pointer}/`))) continue;
     const usable = usableAt[pointer];
     const value = valueAtPointer(body, pointer);
     const field = classifyField(name, pointer, value, { pinned, ...(usable ? { usable } : {}) });

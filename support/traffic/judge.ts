@@ -85,6 +85,29 @@ function nearlyKey(credential: string, keys: Keys): boolean {
 const unauthorisedRule = (operation: OperationId): string =>
   operation === 'deleteCustomer' ? 'AUTH-DELETE-401' : 'AUTH-OTHERS-401';
 
+/**
+ * What a rate limit or a gateway's transient fault makes of an exchange: undecided, as the suite's own run has it
+ * (its transport waits and retries them, then reports the target unavailable), never a non-conformance.
+ */
+function transientKind(status: number): 'rate-limited' | 'unavailable' | undefined {
+  if (status === 429) return 'rate-limited';
+  return status === 502 || status === 503 || status === 504 ? 'unavailable' : undefined;
+}
+
+/** The recording an exchange came from: its HAR file, or the proxy. */
+function originOf(traffic: TrafficExchange): string {
+  return traffic.source?.kind === 'har' ? `har:${traffic.source.file}` : (traffic.source?.kind ?? 'traffic');
+}
+
+function parsedOrUndefined(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A customer id as CUSTOMER-ID-INTEGER reads it. */
 function customerIdClass(raw: string): 'integer' | 'wide' | 'readable' | 'not-an-id' {
   if (/^[1-9]\d*$/.test(raw)) {
@@ -110,6 +133,8 @@ export class TrafficJudge {
     const route = relative === undefined ? undefined : routeOf(traffic.method, relative);
     if (route === undefined)
       return { traffic, outside: 'a path or method the reference does not show', records: [], clientFindings: [] };
+    if (traffic.requestIncomplete !== undefined)
+      return { traffic, route, outside: traffic.requestIncomplete, records: [], clientFindings: [] };
     const credential: Credential = this.options.credentialsRecorded
       ? credentialOf(traffic.requestHeaders, this.options.keys)
       : { kind: 'unknown' };
@@ -133,7 +158,8 @@ export class TrafficJudge {
     for (const expectation of judged.expectations) records.push(...this.recordsOf(exchange, expectation, traffic));
     records.push(...this.accountData(exchange, credential, account, traffic));
     records.push(...judged.extra.map((record) => ({ ...record, source: traffic.source })));
-    this.learn(route, exchange, account, credential);
+    if (credential.kind === 'valid') records.push(...this.identity(route, exchange, traffic));
+    this.learn(route, exchange, account, credential, originOf(traffic));
     const clientFindings = requestViolations(traffic, route.operation).map((violation) => ({
       exchange: records[0]?.exchange ?? {
         operation: route.operation,
@@ -144,9 +170,19 @@ export class TrafficJudge {
       violation,
       source: traffic.source,
     }));
+    const undecided = transientKind(exchange.status);
+    const decided =
+      undecided === undefined
+        ? records
+        : records.map(({ violations: _violations, lenient: _lenient, ...record }) => ({
+            ...record,
+            kind: undecided,
+            violations: [],
+            reason: `answered ${exchange.status}: ${undecided.replace('-', ' ')}, not judged`,
+          }));
     const kept = this.options.documentedOnly
-      ? records.filter((record) => isRuleId(record.rule) && rule(record.rule).kind === 'documented')
-      : records;
+      ? decided.filter((record) => isRuleId(record.rule) && rule(record.rule).kind === 'documented')
+      : decided;
     return {
       traffic,
       route,
@@ -163,15 +199,17 @@ export class TrafficJudge {
    */
   private recordsOf(exchange: Exchange, expectation: Expectation, traffic: TrafficExchange): VerdictRecord[] {
     const judgements = judgeAnswer(exchange, expectation, this.options.settings);
+    // An answer whose body was only partly recorded is judged by its status alone: what the body lacks was not seen.
+    const seen = (violation: Violation): boolean => traffic.incomplete === undefined || violation.location === 'status';
     const records = judgements.map((judgement) =>
       checkRecord(
         judgement.rule,
         exchange,
-        judgement.violations,
+        judgement.violations.filter(seen),
         judgement.lenient === undefined ? {} : { lenient: judgement.lenient },
       ),
     );
-    if (expectation.kind === 'input' && exchange.status >= 200 && exchange.status < 300) {
+    if (expectation.kind === 'input' && exchange.status >= 200 && exchange.status < 300 && !traffic.incomplete) {
       const violations = records[0]?.violations ?? [];
       for (const { rule: ruleId } of checksOf(exchange.operation)) {
         const found = violations
@@ -217,8 +255,13 @@ export class TrafficJudge {
     };
   }
 
-  /** AUTH-BEARER-ACCEPTED: the valid key in the Bearer scheme is not refused for its credential. */
+  /**
+   * AUTH-BEARER-ACCEPTED: the valid key in the Bearer scheme is not refused for its credential (401). A 403 is not
+   * held against it here: traffic may address another account's resource, which a server may forbid.
+   */
   private keyAccepted(exchange: Exchange, traffic: TrafficExchange): VerdictRecord[] {
+    if (exchange.status === 403)
+      return [{ ...checkRecord('AUTH-BEARER-ACCEPTED', exchange, []), source: traffic.source }];
     const [status] = judgeAnswer(exchange, authorised('AUTH-BEARER-ACCEPTED'), this.options.settings);
     return status === undefined
       ? []
@@ -336,6 +379,8 @@ export class TrafficJudge {
       return noting(either('CUSTOMER-DELETE-404'), 'an id no answer of the traffic gave: 204 or 404');
     if (customer.account !== account) return refused('ACCOUNT-ISOLATION-4XX');
     if (customer.deleted) return exactly('CUSTOMER-DELETE-GONE', 404);
+    if (customer.named)
+      return noting(either('CUSTOMER-DELETE-404'), 'a customer only named by a transaction: 204 or 404');
     return customer.touchedByOther ? exactly('ACCOUNT-ISOLATION-UNCHANGED', 204) : accepted('CUSTOMER-DELETE-204');
   }
 
@@ -366,7 +411,7 @@ export class TrafficJudge {
     account: Account,
     traffic: TrafficExchange,
   ): VerdictRecord[] {
-    if (credential.kind !== 'valid' || exchange.status < 200 || exchange.status >= 300) return [];
+    if (credential.kind !== 'valid' || exchange.status < 200 || exchange.status >= 300 || traffic.incomplete) return [];
     const records: VerdictRecord[] = [];
     const operations: readonly OperationId[] = ['sendTransaction', 'getBalance', 'getCurrency'];
     const others = this.state.otherAccountIds(account);
@@ -399,6 +444,55 @@ export class TrafficJudge {
     return records;
   }
 
+  /**
+   * What earlier answers gave out is not given out again: a created transaction's id is its own (TXN-ID-UNIQUE),
+   * and a link's token is its own transaction's (LINK-TOKEN-OWN). Ids are compared within one recording: a server
+   * restarted between two HAR files may hand out the same ids again.
+   */
+  private identity(route: Route, exchange: Exchange, traffic: TrafficExchange): VerdictRecord[] {
+    if (exchange.status < 200 || exchange.status >= 300 || traffic.incomplete !== undefined) return [];
+    const json = exchange.json as { id?: unknown; token?: unknown } | undefined;
+    const record = (ruleId: string, violations: Violation[]): VerdictRecord => ({
+      ...checkRecord(ruleId, exchange, violations),
+      source: traffic.source,
+    });
+    if (route.operation === 'createTransaction' && (typeof json?.id === 'number' || typeof json?.id === 'string')) {
+      // A replay of a request with the same Idempotency-Key is the same transaction.
+      if (headerValue(traffic.requestHeaders, 'idempotency-key') !== undefined) return [];
+      const earlier = this.state.transactions.get(String(json.id));
+      const reused = earlier !== undefined && earlier.origin === originOf(traffic);
+      return [
+        record(
+          'TXN-ID-UNIQUE',
+          reused
+            ? [{ location: 'body /id', expected: 'an id no earlier creation was given', actual: String(json.id) }]
+            : [],
+        ),
+      ];
+    }
+    if (route.operation === 'getPaymentLink' && typeof json?.token === 'string') {
+      const earlier = this.state.tokens.get(json.token);
+      const theirs = earlier !== undefined && earlier.transactionId !== route.params.id;
+      return [
+        record(
+          'LINK-TOKEN-OWN',
+          theirs
+            ? [
+                {
+                  location: 'body /token',
+                  expected:
+                    `a token of the transaction ${route.params.id} ` +
+                    `(this one was given for ${earlier.transactionId})`,
+                  actual: json.token,
+                },
+              ]
+            : [],
+        ),
+      ];
+    }
+    return [];
+  }
+
   private noteCustomer(exchange: Exchange, account: Account): void {
     const id = (exchange.json as { id?: unknown } | null)?.id;
     if (exchange.status >= 200 && exchange.status < 300 && (typeof id === 'number' || typeof id === 'string'))
@@ -406,7 +500,7 @@ export class TrafficJudge {
   }
 
   /** What the answer showed, for the exchanges after it. */
-  private learn(route: Route, exchange: Exchange, account: Account, credential: Credential): void {
+  private learn(route: Route, exchange: Exchange, account: Account, credential: Credential, origin: string): void {
     const ok = exchange.status >= 200 && exchange.status < 300;
     const json = exchange.json as Record<string, unknown> | unknown[] | undefined;
     if (credential.kind === 'valid' && ok && (route.operation === 'getBalance' || route.operation === 'getCurrency'))
@@ -418,13 +512,21 @@ export class TrafficJudge {
         // The amount the payer is owed to be charged: the one the client sent, as a plain integer; else as answered.
         const sent = sentAmount(exchange.requestBody);
         const amount = sent ?? (typeof answer.amount === 'number' ? answer.amount : undefined);
-        this.state.transactions.set(String(answer.id), { account, amount, linked: false, sent: false });
+        this.state.transactions.set(String(answer.id), { account, origin, amount, linked: false, sent: false });
         const customer = answer.customer_id ?? answer.customer?.id;
         if (
           (typeof customer === 'number' || typeof customer === 'string') &&
           !this.state.customers.has(String(customer))
-        )
-          this.state.customers.set(String(customer), { account, deleted: false, touchedByOther: false });
+        ) {
+          // A customer the request referenced by id may have been deleted since: only a new one is known alive.
+          const referenced = valueAtPointer(parsedOrUndefined(exchange.requestBody), '/customer/id') !== undefined;
+          this.state.customers.set(String(customer), {
+            account,
+            deleted: false,
+            touchedByOther: false,
+            ...(referenced ? { named: true as const } : {}),
+          });
+        }
         return;
       }
       case 'getPaymentLink': {
@@ -456,6 +558,8 @@ export class TrafficJudge {
         if (customer === undefined) return;
         if (customer.account !== account && !ok) customer.touchedByOther = true;
         if (exchange.status === 204 || (ok && customer.account === account)) customer.deleted = true;
+        // Its owner was told it does not exist: it stays so.
+        if (exchange.status === 404 && customer.account === account && customer.named) customer.deleted = true;
         return;
       }
       default:

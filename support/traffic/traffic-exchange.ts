@@ -30,6 +30,8 @@ export interface TrafficExchange {
   endedAt: number;
   /** Set when the body was only partly recorded (a proxy's capture bound, a HAR without content). */
   incomplete?: string;
+  /** Set when the request's body was only partly kept: its input cannot be classified, so it is not judged. */
+  requestIncomplete?: string;
 }
 
 /** The value of a header (the first of its name), case-insensitively. */

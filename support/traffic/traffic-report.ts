@@ -13,13 +13,13 @@ import { operations } from '../../contract/operations.ts';
 import { rules } from '../../contract/rules.ts';
 import { redact } from '../http/redact.ts';
 import { violationLine, requestLine } from '../judgment/verdict-message.ts';
-import { isUndecided, type VerdictRecord } from '../judgment/verdict-record.ts';
-import type { Outcome, TestRecord } from '../../reporters/conformance-model.ts';
+import type { TestRecord } from '../../reporters/conformance-model.ts';
 import { buildReports, outputFiles, writeReports, type Reports } from '../../reporters/report-pipeline.ts';
 import type { RunHeader } from '../../reporters/markdown.ts';
 import { writeAllureResults } from '../../reporters/allure-records.ts';
 import { allureCategories } from '../reporting/allure.ts';
 import type { JudgedExchange } from './judge.ts';
+import type { TrafficCollector } from './traffic-collector.ts';
 import type { SkippedEntry } from './har.ts';
 
 export interface TrafficReportOptions {
@@ -44,30 +44,6 @@ export interface TrafficReport {
 }
 
 export const trafficFiles = { coverage: 'traffic-coverage.md', client: 'client-findings.md' } as const;
-
-function outcomeOf(records: readonly VerdictRecord[]): Outcome {
-  if (records.some((record) => record.kind === 'broken')) return 'failed';
-  if (records.length > 0 && records.every((record) => isUndecided(record) || record.kind === 'skipped'))
-    return 'skipped';
-  return 'passed';
-}
-
-/** One case per operation and rule: the exchanges that judged the rule on that operation. */
-export function trafficCases(judged: readonly JudgedExchange[], origin: string): TestRecord[] {
-  const byKey = new Map<string, VerdictRecord[]>();
-  for (const exchange of judged)
-    for (const record of exchange.records) {
-      const key = `${record.operation ?? 'any operation'} › ${record.rule}`;
-      byKey.set(key, [...(byKey.get(key) ?? []), record]);
-    }
-  return [...byKey.entries()].map(([title, verdicts]) => ({
-    title,
-    location: origin,
-    rules: [verdicts[0]!.rule],
-    outcome: outcomeOf(verdicts),
-    verdicts,
-  }));
-}
 
 /** The traffic's coverage: per operation, how many exchanges, the statuses and input classes seen, the rules judged. */
 export function coverageOfTraffic(judged: readonly JudgedExchange[], cases: readonly TestRecord[]): string {
@@ -115,8 +91,9 @@ function clientFindingsText(judged: readonly JudgedExchange[]): string {
 }
 
 /** Writes every report of the traffic into the output directory; returns the summary and the counts. */
-export function reportTraffic(judged: readonly JudgedExchange[], options: TrafficReportOptions): TrafficReport {
-  const cases = trafficCases(judged, options.origin);
+export function reportTraffic(collected: TrafficCollector, options: TrafficReportOptions): TrafficReport {
+  const judged = collected.exchanges;
+  const cases = collected.cases(options.origin);
   const reports = buildReports(cases, {
     header: options.header,
     junitName: `collect-conformance traffic ${options.origin}`,
@@ -154,6 +131,12 @@ export function reportTraffic(judged: readonly JudgedExchange[], options: Traffi
         ),
     );
   }
+  const incomplete = judged.filter((exchange) => exchange.traffic.incomplete !== undefined);
+  if (incomplete.length > 0)
+    extra.push(
+      `  partly recorded: ${incomplete.length} answer(s) judged by their status alone ` +
+        `(${incomplete[0]!.traffic.incomplete})`,
+    );
   if (outside > 0) extra.push(`  outside the reference: ${outside} exchange(s), listed in ${trafficFiles.coverage}`);
   for (const entry of options.skipped.slice(0, 5))
     extra.push(`  skipped: ${entry.file} entry ${entry.entry}: ${entry.why}`);

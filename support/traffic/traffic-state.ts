@@ -16,6 +16,8 @@ import type { Account } from './credentials.ts';
 
 export interface KnownTransaction {
   account: Account;
+  /** The recording the creation came from (a HAR file, or the proxy): ids are compared within one. */
+  origin: string;
   amount: number | undefined;
   linked: boolean;
   sent: boolean;
@@ -31,6 +33,11 @@ export interface KnownToken {
 export interface KnownCustomer {
   account: Account;
   deleted: boolean;
+  /**
+   * Only named by a transaction's answer (a customer referenced by id): its owner is known, not whether it
+   * still exists, so deleting it may answer 204 or 404.
+   */
+  named?: true;
   /** Another account asked to delete it (its owner's next delete must still answer 204). */
   touchedByOther: boolean;
 }

@@ -1,0 +1,349 @@
+/**
+ * The traffic judge (support/traffic/judge.ts) over exchanges written by hand, as a client's traffic
+ * would show them: each rule it names is held to what the exchange and the earlier ones showed, and
+ * nothing the traffic did not show is assumed. A rate limit or a gateway's fault is undecided, an
+ * answer recorded in part is judged by its status alone, and a request recorded in part is not judged.
+ *
+ *   node --import tsx --test tests/unit/traffic-judge.test.ts
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pinnedValues } from '../../support/generation/arbitraries.ts';
+import { classifyBody } from '../../support/traffic/body-class.ts';
+import { TrafficJudge, type JudgedExchange, type JudgeOptions } from '../../support/traffic/judge.ts';
+import type { TrafficExchange } from '../../support/traffic/traffic-exchange.ts';
+
+const key = 'sk_sandbox_traffic_judge_0001';
+const second = 'sk_sandbox_traffic_judge_0002';
+const base = 'http://127.0.0.1:9/v1';
+const now = Date.parse('2026-11-28T01:24:44Z');
+const stamp = new Date(now).toISOString();
+
+function judgeOf(overrides: Partial<JudgeOptions> = {}): TrafficJudge {
+  return new TrafficJudge({
+    keys: { first: key, second },
+    keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
+    settings: { strict: false, clockToleranceSeconds: 300, earliestMs: now - 60_000 },
+    documentedOnly: false,
+    paymentMode: 'mtn',
+    balanceIds: { first: 1, second: 11 },
+    currencyId: 1,
+    pinned: pinnedValues({ currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ' }),
+    credentialsRecorded: true,
+    basePath: '/v1',
+    ...overrides,
+  });
+}
+
+let index = 0;
+function exchange(
+  method: string,
+  path: string,
+  status: number,
+  answer: unknown,
+  options: { credential?: string | null; body?: unknown; raw?: string; extra?: Partial<TrafficExchange> } = {},
+): TrafficExchange {
+  const credential = options.credential === undefined ? key : options.credential;
+  const requestBody = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  return {
+    index: index++,
+    source: { kind: 'proxy', exchange: index },
+    method,
+    url: `${base}${path}`,
+    requestHeaders: [
+      ...(credential === null ? [] : [['Authorization', `Bearer ${credential}`] as const]),
+      ...(requestBody === undefined ? [] : [['Content-Type', 'application/json'] as const]),
+    ],
+    requestBody,
+    status,
+    responseHeaders: [
+      ['Content-Type', 'application/json; charset=utf-8'],
+      ['Date', new Date(now).toUTCString()],
+    ],
+    responseBody: answer === undefined ? '' : JSON.stringify(answer),
+    startedAt: now,
+    endedAt: now + 5,
+    ...options.extra,
+  };
+}
+
+const transaction = (id: number, amount: number, description = 'x') => ({
+  id,
+  reference: `trx_${id}`,
+  status: 'pending',
+  amount,
+  description,
+  callback_url: '',
+  currency_id: 1,
+  customer_id: null,
+  mode: null,
+  custom_metadata: {},
+  created_at: stamp,
+  updated_at: stamp,
+});
+
+const intent = (transactionId: number, amount: number) => ({
+  id: 2000,
+  reference: 'pi_1',
+  amount,
+  status: 'pending',
+  currency_id: 1,
+  mode: 'mtn',
+  last_error_code: null,
+  created_at: stamp,
+  updated_at: stamp,
+  approved_at: null,
+  canceled_at: null,
+  deleted_at: null,
+  payment_method_id: 1,
+  transaction_key: 'k',
+  account_id: 7301,
+  transaction_id: transactionId,
+  phone_number: null,
+});
+
+const error = (status: number) => ({ error: { status, message: 'no' } });
+
+const broken = (judged: JudgedExchange): string[] =>
+  [...new Set(judged.records.filter((record) => record.kind === 'broken').map((record) => record.rule))].sort();
+const held = (judged: JudgedExchange): string[] => [
+  ...new Set(judged.records.filter((record) => record.kind === 'held').map((record) => record.rule)),
+];
+const creation = { description: 'x', amount: 1500, currency: { iso: 'XOF' } };
+
+describe('the traffic judge', () => {
+  test('a conforming creation, link and send hold every rule they meet', () => {
+    const judge = judgeOf();
+    const created = judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    assert.deepEqual(broken(created), []);
+    assert.ok(held(created).includes('TXN-CREATE-ECHO'), held(created).join(' '));
+    const link = judge.judge(
+      exchange('POST', '/transactions/1000/token', 200, { token: '6338211228932', url: 'https://pay.example/x' }),
+    );
+    assert.deepEqual(broken(link), []);
+    assert.ok(held(link).includes('LINK-2XX'));
+    const sent = judge.judge(
+      exchange('POST', '/transactions/mtn', 200, [intent(1000, 1500)], { body: { token: '6338211228932' } }),
+    );
+    assert.deepEqual(broken(sent), []);
+  });
+
+  test('a creation answered with another amount breaks the echo', () => {
+    const judged = judgeOf().judge(exchange('POST', '/transactions', 201, transaction(1000, 1499), { body: creation }));
+    assert.ok(broken(judged).length > 0);
+    const violation = judged.records.flatMap((record) => record.violations).find((v) => v.location === 'body /amount');
+    assert.match(violation?.actual ?? '', /^1499\b/);
+  });
+
+  test('a send whose intents carry another amount than the token’s transaction breaks SEND-AMOUNT-MATCHES', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    judge.judge(exchange('POST', '/transactions/1000/token', 200, { token: 't-1', url: 'https://pay.example/x' }));
+    const sent = judge.judge(
+      exchange('POST', '/transactions/mtn', 200, [intent(1000, 15)], { body: { token: 't-1' } }),
+    );
+    assert.ok(broken(sent).includes('SEND-AMOUNT-MATCHES'), broken(sent).join(' '));
+  });
+
+  test('a missing or wrong key answered 2xx breaks the authentication rules; 401 holds them', () => {
+    const judge = judgeOf();
+    const currency = [{ id: 1, name: 'FCFA', iso: 'XOF', account_id: 7301 }];
+    assert.deepEqual(broken(judge.judge(exchange('GET', '/currencies/1', 200, currency, { credential: null }))), [
+      'AUTH-OTHERS-401',
+    ]);
+    assert.deepEqual(
+      broken(judge.judge(exchange('GET', '/currencies/1', 200, currency, { credential: `${key.slice(0, -1)}2x` }))),
+      ['AUTH-KEY-EXACT'],
+    );
+    assert.deepEqual(broken(judge.judge(exchange('GET', '/currencies/1', 401, error(401), { credential: null }))), []);
+    // A valid key refused for its credential.
+    assert.deepEqual(broken(judge.judge(exchange('GET', '/currencies/1', 401, error(401)))), [
+      'AUTH-BEARER-ACCEPTED',
+      'CURRENCY-2XX',
+    ]);
+  });
+
+  test('the other account’s key on a transaction the traffic showed as this one’s must be refused', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    const theirs = judge.judge(
+      exchange(
+        'POST',
+        '/transactions/1000/token',
+        200,
+        { token: 't', url: 'https://pay.example/x' },
+        { credential: second },
+      ),
+    );
+    assert.deepEqual(broken(theirs), ['ACCOUNT-ISOLATION-4XX']);
+    const refused = judgeOf();
+    refused.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    assert.deepEqual(
+      broken(refused.judge(exchange('POST', '/transactions/1000/token', 404, error(404), { credential: second }))),
+      [],
+    );
+  });
+
+  test('a customer deleted with 204 is gone: a second deletion owes 404', () => {
+    const judge = judgeOf();
+    judge.judge(
+      exchange('POST', '/customers', 201, { id: 100, email: 'a@example.com' }, { body: { email: 'a@example.com' } }),
+    );
+    assert.deepEqual(broken(judge.judge(exchange('DELETE', '/customers/100', 204, undefined))), []);
+    const again = judge.judge(exchange('DELETE', '/customers/100', 204, undefined));
+    assert.deepEqual(broken(again), ['CUSTOMER-DELETE-GONE']);
+  });
+
+  test('an id or a token given out twice breaks TXN-ID-UNIQUE or LINK-TOKEN-OWN', () => {
+    const judge = judgeOf();
+    assert.deepEqual(
+      broken(judge.judge(exchange('POST', '/transactions', 201, transaction(7, 1500), { body: creation }))),
+      [],
+    );
+    assert.deepEqual(
+      broken(judge.judge(exchange('POST', '/transactions', 201, transaction(7, 1500), { body: creation }))),
+      ['TXN-ID-UNIQUE'],
+    );
+    judge.judge(exchange('POST', '/transactions', 201, transaction(8, 1500), { body: creation }));
+    const link = { token: 'shared', url: 'https://pay.example/x' };
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/7/token', 200, link))), []);
+    // The same transaction may be given its token again; another transaction may not get it.
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/7/token', 200, link))), []);
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/8/token', 200, link))), ['LINK-TOKEN-OWN']);
+  });
+
+  test('ids are compared within one recording: a server restarted between two HAR files may reuse them', () => {
+    const judge = judgeOf();
+    const fromFile = (file: string) => ({
+      extra: { source: { kind: 'har' as const, file, entry: 0 } },
+      body: creation,
+    });
+    judge.judge(exchange('POST', '/transactions', 201, transaction(7, 1500), fromFile('monday.har')));
+    assert.deepEqual(
+      broken(judge.judge(exchange('POST', '/transactions', 201, transaction(7, 1500), fromFile('tuesday.har')))),
+      [],
+    );
+  });
+
+  test('a customer only named by a transaction may be gone: deleting it may answer 404', () => {
+    const judge = judgeOf();
+    judge.judge(
+      exchange(
+        'POST',
+        '/transactions',
+        201,
+        { ...transaction(9, 1500), customer_id: 232 },
+        {
+          body: { ...creation, customer: { id: 232 } },
+        },
+      ),
+    );
+    assert.deepEqual(broken(judge.judge(exchange('DELETE', '/customers/232', 404, error(404)))), []);
+    assert.deepEqual(broken(judge.judge(exchange('DELETE', '/customers/232', 204, undefined))), [
+      'CUSTOMER-DELETE-GONE',
+    ]);
+  });
+
+  test('a valid key answered 403 on another account’s resource is no refusal of the key; 401 is', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    assert.deepEqual(
+      broken(judge.judge(exchange('POST', '/transactions/1000/token', 403, error(403), { credential: second }))),
+      [],
+    );
+    assert.deepEqual(
+      broken(judge.judge(exchange('POST', '/transactions/1000/token', 401, error(401), { credential: second }))),
+      ['AUTH-BEARER-ACCEPTED'],
+    );
+  });
+
+  test('nothing is assumed of an id the traffic never showed', () => {
+    const judge = judgeOf();
+    assert.deepEqual(broken(judge.judge(exchange('DELETE', '/customers/987654321', 204, undefined))), []);
+    assert.deepEqual(broken(judge.judge(exchange('DELETE', '/customers/987654321', 404, error(404)))), []);
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/55/token', 404, error(404)))), []);
+  });
+
+  test('malformed JSON must be refused; a 5xx is never an answer', () => {
+    const judge = judgeOf();
+    assert.deepEqual(
+      broken(judge.judge(exchange('POST', '/transactions', 201, transaction(1, 12), { raw: '{"amount": 12' }))),
+      ['MALFORMED-JSON-4XX'],
+    );
+    assert.deepEqual(
+      broken(judge.judge(exchange('POST', '/transactions', 400, error(400), { raw: '{"amount": 12' }))),
+      [],
+    );
+    assert.ok(broken(judge.judge(exchange('GET', '/balances/987654321', 500, error(500)))).length > 0);
+  });
+
+  test('a rate limit or a gateway’s fault is undecided, never a finding', () => {
+    const judge = judgeOf();
+    for (const [status, kind] of [
+      [429, 'rate-limited'],
+      [503, 'unavailable'],
+      [502, 'unavailable'],
+    ] as const) {
+      const judged = judge.judge(exchange('POST', '/transactions', status, error(status), { body: creation }));
+      assert.deepEqual(broken(judged), []);
+      assert.ok(judged.records.length > 0);
+      assert.ok(judged.records.every((record) => record.kind === kind));
+    }
+    assert.ok(broken(judge.judge(exchange('POST', '/transactions', 500, error(500), { body: creation }))).length > 0);
+  });
+
+  test('an answer recorded in part is judged by its status alone; a request recorded in part not at all', () => {
+    const judge = judgeOf();
+    const partial = judge.judge(
+      exchange('POST', '/transactions', 201, undefined, {
+        body: creation,
+        extra: { responseBody: '{"id":1000,"amo', incomplete: 'the answer’s body passed the capture limit' },
+      }),
+    );
+    assert.deepEqual(broken(partial), []);
+    const refusedPartial = judge.judge(
+      exchange('POST', '/transactions', 500, undefined, {
+        body: creation,
+        extra: { responseBody: '{"err', incomplete: 'the answer’s body passed the capture limit' },
+      }),
+    );
+    assert.ok(broken(refusedPartial).length > 0);
+    const cut = judge.judge(
+      exchange('POST', '/transactions', 201, transaction(1000, 1), {
+        raw: '{"description":"x","amount":15',
+        extra: { requestIncomplete: 'the request’s body was not kept whole' },
+      }),
+    );
+    assert.equal(cut.records.length, 0);
+    assert.match(cut.outside ?? '', /not kept whole/);
+  });
+
+  test('a path the reference does not show is listed, not judged', () => {
+    const judged = judgeOf().judge(exchange('GET', '/refunds/1', 500, error(500)));
+    assert.equal(judged.records.length, 0);
+    assert.ok(judged.outside);
+  });
+
+  test('a client’s request off the reference is its finding, never the server’s', () => {
+    const judged = judgeOf().judge(
+      exchange('POST', '/transactions', 400, error(400), { body: { amount: 'abc', currency: { iso: 'XOF' } } }),
+    );
+    assert.deepEqual(broken(judged), []);
+    assert.ok(judged.clientFindings.some((finding) => finding.violation.location === 'body /amount'));
+  });
+});
+
+describe('a body classified as a whole', () => {
+  test('an object is judged by its members: an integer phone number in a send is open, not refused', () => {
+    const body = JSON.stringify({ token: '1', phone_number: { number: 22997000001, country: 'BJ' } });
+    const classified = classifyBody('send-transaction-body', body, 'application/json');
+    assert.equal(classified.kind, 'classified');
+    assert.equal(classified.kind === 'classified' && classified.input.class, 'accept-or-refuse');
+    const wrong = classifyBody(
+      'send-transaction-body',
+      JSON.stringify({ token: '1', phone_number: 'x' }),
+      'application/json',
+    );
+    assert.equal(wrong.kind === 'classified' && wrong.input.class, 'must-refuse');
+  });
+});
