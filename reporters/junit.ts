@@ -103,10 +103,10 @@ export function renderJUnit(tests: readonly TestRecord[], options: JUnitOptions)
             `${xmlText(outcome.body)}</${outcome.element}>`,
         );
       const lenient = test.verdicts.filter((record) => record.kind === 'lenient');
-      if (lenient.length > 0)
-        lines.push(
-          `<system-out>${xmlText(lenient.map((record) => `lenient pass of ${record.rule}: ${record.lenient ?? ''}`).join('\n'))}</system-out>`,
-        );
+      if (lenient.length > 0) {
+        const notes = lenient.map((record) => `lenient pass of ${record.rule}: ${record.lenient ?? ''}`);
+        lines.push(`<system-out>${xmlText(notes.join('\n'))}</system-out>`);
+      }
       lines.push('</testcase>');
     }
     lines.push('</testsuite>');

@@ -101,9 +101,11 @@ test('records alone give the matrix, the rule coverage, JUnit and the summary', 
     junit,
     /<testsuites name="collect-conformance traffic.har" tests="4" failures="1" errors="0" skipped="1"/,
   );
-  assert.match(
-    junit,
-    /<failure message="TXN-CREATE-ECHO \(documented\) violated by createTransaction: POST \/v1\/transactions → 201" type="non-conformance-value">/,
+  assert.ok(
+    junit.includes(
+      '<failure message="TXN-CREATE-ECHO (documented) violated by createTransaction: POST /v1/transactions → 201" ' +
+        'type="non-conformance-value">',
+    ),
   );
   assert.match(junit, /at body \/amount: expected 1500 \(number\), actual 1501 \(number\)/);
   assert.match(
