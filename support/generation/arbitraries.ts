@@ -175,7 +175,8 @@ function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
       base = dateTime;
       break;
     case 'uri':
-      base = webUrl;
+      // A pattern the layers give the URL (its safe shape) generates it; a bare format, any web URL.
+      base = pattern ? fc.stringMatching(new RegExp(schema.pattern!)) : webUrl;
       break;
     case 'email':
       base = plainEmail;
