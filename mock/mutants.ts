@@ -22,6 +22,7 @@ import { behaviourMutants } from './mutants/behaviour.ts';
 import { conformingVariants } from './mutants/variants.ts';
 import { boundaryMutants } from './mutants/boundary.ts';
 import { securityMutants } from './mutants/security.ts';
+import { deletionMutants } from './mutants/deletion-5xx.ts';
 
 export type { Behaviour, LenientVariant, Mutant, Variant } from './mutants/hooks.ts';
 export { isLenient } from './mutants/hooks.ts';
@@ -40,6 +41,7 @@ export function behaviours(): Behaviour[] {
     ...behaviourMutants(),
     ...boundaryMutants(),
     ...securityMutants(),
+    ...deletionMutants(),
     ...conformingVariants(),
   ];
   const seen = new Set<string>();

@@ -19,6 +19,7 @@ import type { RunHeader } from './markdown.ts';
 import { buildReports, outputFiles, writeReports } from './report-pipeline.ts';
 import { allureResultsDirOf } from '../support/lifecycle/output-directory.ts';
 import { noteTiming, runTimingFile } from './run-timing.ts';
+import { cleanupCase } from './cleanup-case.ts';
 
 export interface ConformanceReporterOptions {
   /** Where the four files go; default ${PCS_OUTPUT_DIR:-reports}. */
@@ -137,6 +138,8 @@ export default class ConformanceReporter implements Reporter {
     registerSecret(process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY);
     const tests = this.suite.allTests();
     const cases = tests.map((test) => recordOf(test, this.rootDir));
+    // Global teardown ran before onEnd: its cleanup's judgments are one more case.
+    const cleanup = cleanupCase(this.outputDir);
     const durations = new Map(
       tests.map((test, index) => [cases[index]!.title, (test.results.at(-1)?.duration ?? 0) / 1000]),
     );
@@ -144,7 +147,7 @@ export default class ConformanceReporter implements Reporter {
       const fromHere = relative(process.cwd(), path);
       return fromHere.startsWith('..') ? path : fromHere || '.';
     };
-    const reports = buildReports(cases, {
+    const reports = buildReports(cleanup === undefined ? cases : [...cases, cleanup], {
       header: runHeader(),
       junitName: 'collect-conformance',
       durations,

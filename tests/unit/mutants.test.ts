@@ -290,9 +290,11 @@ async function edges(call: Inject): Promise<void> {
   ]) {
     await call('POST', '/v1/transactions', { body: transaction({ callback_url }) });
   }
-  await call('POST', '/v1/transactions', {
+  const plusCustomer = await call('POST', '/v1/transactions', {
     body: transaction({ customer: { email: 'a+b%c@example.com', firstname: 'Zoë', lastname: '王' } }),
   });
+  // Deleting a customer whose e-mail holds a "+", which a transaction names.
+  await call('DELETE', `/v1/customers/${String((plusCustomer.body as { customer_id?: unknown }).customer_id)}`);
   await call('POST', '/v1/transactions', { body: transaction({ customer: { id: 987_654_321 } }) });
   await call('POST', '/v1/transactions', {
     body: transaction({
