@@ -12,6 +12,7 @@
  * request choose with the x-pcs-mutant header (no header: the reference): npm run mutation
  * uses it to run many mutants against one mock process.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationId } from '../contract/operations.ts';
 import type { MockStores } from './app.ts';
@@ -22,7 +23,9 @@ import { behaviourMutants } from './mutants/behaviour.ts';
 import { conformingVariants } from './mutants/variants.ts';
 import { boundaryMutants } from './mutants/boundary.ts';
 import { securityMutants } from './mutants/security.ts';
+import { exactMoneyMutants } from './mutants/exact-money.ts';
 import { deletionMutants } from './mutants/deletion-5xx.ts';
+import { readingVariants } from './mutants/readings-variants.ts';
 
 export type { Behaviour, LenientVariant, Mutant, Variant } from './mutants/hooks.ts';
 export { isLenient } from './mutants/hooks.ts';
@@ -41,8 +44,10 @@ export function behaviours(): Behaviour[] {
     ...behaviourMutants(),
     ...boundaryMutants(),
     ...securityMutants(),
+    ...exactMoneyMutants(),
     ...deletionMutants(),
     ...conformingVariants(),
+    ...readingVariants(),
   ];
   const seen = new Set<string>();
   for (const behaviour of all) {
@@ -174,6 +179,21 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
     resolved.set(request, state);
     const rewrite = state.hooks.onRequest?.(context(request, state));
     if (rewrite) return send(reply, rewrite);
+  });
+
+  // A behaviour with a JSON parser of its own reads the body's text before the mock does: what it read goes on as JSON.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const state = resolved.get(request);
+    const read = state?.hooks.readBody;
+    if (state === undefined || read === undefined) return payload;
+    const chunks: Buffer[] = [];
+    for await (const chunk of payload) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    const raw = Buffer.concat(chunks);
+    if (raw.length === 0) return Readable.from([raw]);
+    const value = read(raw.toString('utf8'), context(request, state));
+    const stream = Readable.from([value === undefined ? raw : Buffer.from(JSON.stringify(value) ?? 'null')]);
+    // Fastify compares the bytes received with Content-Length: the original body's.
+    return Object.assign(stream, { receivedEncodedLength: raw.length });
   });
 
   app.addHook('preHandler', async (request, reply) => {
