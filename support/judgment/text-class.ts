@@ -11,10 +11,9 @@
  * - text some mainstream parser reads beyond RFC 8259 (section 9 lets a parser accept extensions) is accept or
  *   refuse, an accepted answer carrying the body as that parser read it; --strict refuses it.
  */
-import { describeValue } from '../../contract/json-pointer.ts';
+import { describeValue, escapePointerToken } from '../../contract/json-pointer.ts';
 import { schemaAt } from '../../contract/schema-paths.ts';
 import type { SchemaName } from '../../contract/schemas.ts';
-import { escapePointerToken } from '../../contract/json-pointer.ts';
 import { parseJson } from '../../contract/big-integers.ts';
 import { bodyAsRead } from './accepted.ts';
 import { classifyField, type ClassifiedInput, type ClassifyOptions } from './input-class.ts';
