@@ -17,7 +17,7 @@ export interface StringCast {
   cast(value: boolean | number): string | undefined;
 }
 
-/** A float written in exponent form: the mantissa as `mantissaOf` spells it, a signed exponent of two digits or more. */
+/** A float in exponent form: the mantissa as `mantissaOf` spells it, a signed exponent of two digits or more. */
 function exponentForm(value: number, mantissaOf: (mantissa: string) => string): string {
   const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
   const sign = exponent.startsWith('-') ? '-' : '+';

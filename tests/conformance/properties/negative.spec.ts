@@ -106,7 +106,7 @@ const otherContentTypes = fc.constantFrom(
 test.describe('properties: invalid requests', () => {
   test(
     'property: a creation body with a field of another JSON type is refused, unless a reading makes it valid',
-    covers('TXN-CREATE-INVALID-4XX', 'TXN-CREATE-OPEN-INPUT'),
+    covers('TXN-CREATE-INVALID-4XX', 'TXN-CREATE-AMOUNT-EXACT', 'TXN-CREATE-OPEN-INPUT'),
     async ({ target }, testInfo) => {
       requireWrites(target);
       const pointers = ['/amount', '/currency', '/currency/iso', '/description', '/callback_url', '/custom_metadata'];
