@@ -142,7 +142,7 @@ function railsServer(): Hooks {
   };
 }
 
-/** The amount as the raw text writes it: with a fraction or an exponent (1500.0, 15e2), not an int to a typed parser. */
+/** The amount as the raw text writes it: a fraction or an exponent (1500.0, 15e2) is no integer to a typed parser. */
 const amountToken = /"amount"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/;
 
 function strictIntegerAmount(): Hooks {
