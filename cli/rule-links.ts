@@ -65,7 +65,8 @@ function roles(operation: Operation): Array<{ role: RoleName; rule: string }> {
   const filled = operation.rules;
   if (!filled) return [];
   return (Object.keys(filled) as RoleName[]).flatMap((role) => {
-    const id = filled[role];
+    const filledRole = filled[role];
+    const id = typeof filledRole === 'object' ? filledRole.rule : filledRole;
     return id === undefined ? [] : [{ role, rule: id }];
   });
 }

@@ -118,14 +118,16 @@ function section(title: string, rows: string[], none = 'none', note = ''): strin
 
 function caseValue(entry: RuleShow['inputCases'][number]): string {
   if (entry.absent) return 'absent';
-  const text = JSON.stringify(entry.value) ?? 'undefined';
+  const text = entry.text ?? JSON.stringify(entry.value) ?? 'undefined';
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
 const roleRows = (show: RuleShow): string[] => show.operationRoles.map(({ operation, role }) => `${operation}.${role}`);
 
-const caseRow = (entry: RuleShow['inputCases'][number]): string =>
-  `${entry.file}  ${entry.pointer} = ${caseValue(entry)}  ${entry.class}: ${entry.name}`;
+const caseRow = (entry: RuleShow['inputCases'][number]): string => {
+  const sent = entry.text === undefined ? `${entry.pointer} = ` : 'text ';
+  return `${entry.file}  ${sent}${caseValue(entry)}  ${entry.class}: ${entry.name}`;
+};
 
 const unlocated = '(lines unknown: Playwright listed positions in code transpiled onto one line, not in the specs)';
 

@@ -70,7 +70,8 @@ export function parseJson(text: string): unknown {
       numberToken.lastIndex = index;
       const match = numberToken.exec(text);
       const token = match?.[0] ?? char;
-      const integer = match !== null && match[1] === undefined && match[2] === undefined;
+      // A leading zero is not JSON: left as written, for JSON.parse to refuse.
+      const integer = match !== null && match[1] === undefined && match[2] === undefined && !/^-?0\d/.test(token);
       out += integer && isUnsafeIntegerText(token) ? String(standInFor(token)) : token;
       index += token.length;
       continue;

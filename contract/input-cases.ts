@@ -1,6 +1,7 @@
 /**
  * Typed access to the input cases (specs/input-cases/*.json): one field of a request body set to
- * one value, with the outcome class the suite gives it and the rule that judges it. The cases are
+ * one value (or a whole body sent as text), with the outcome class the suite gives it and the rule
+ * that judges it. The cases are
  * data, as the JSON-Schema-Test-Suite keeps its cases: tests/unit/input-class.test.ts checks the
  * classes against support/judgment/input-class.ts, and `collect-conformance rules --show ID`
  * lists the cases of a rule.
@@ -24,6 +25,13 @@ export interface InputCase {
   strictRefuses?: boolean;
   /** accept-or-refuse only: the values a server may read it as ("absent" for not given). */
   readings?: unknown[];
+  /**
+   * The body sent as this text rather than as JSON (pointer ''): what it departs from JSON with, made from the
+   * file's valid body. Its class comes from how mainstream parsers read it (support/judgment/text-class.ts).
+   */
+  text?: string;
+  /** text only: the parsers that read it (support/judgment/json-dialects.ts names). */
+  readers?: string[];
 }
 
 export interface InputCaseFile {
@@ -31,6 +39,8 @@ export interface InputCaseFile {
   file: string;
   /** The request-body schema the cases are about. */
   schema: SchemaName;
+  /** The valid body the text cases were made from (files of text cases). */
+  valid?: unknown;
   cases: InputCase[];
 }
 
@@ -45,8 +55,8 @@ export function inputCaseFiles(): InputCaseFile[] {
     .filter((file) => file.endsWith('.json'))
     .sort();
   loaded = files.map((file) => {
-    const data = JSON.parse(readFileSync(inputCasesDir + file, 'utf8')) as { schema: SchemaName; cases: InputCase[] };
-    return { file, schema: data.schema, cases: data.cases };
+    const data = JSON.parse(readFileSync(inputCasesDir + file, 'utf8')) as Omit<InputCaseFile, 'file'>;
+    return { file, schema: data.schema, cases: data.cases, ...(data.valid === undefined ? {} : { valid: data.valid }) };
   });
   return loaded;
 }

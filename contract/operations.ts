@@ -51,6 +51,11 @@ export interface OperationRules {
   contentType?: string;
   /** Input this operation must refuse is refused with a 4xx, never a 5xx. */
   invalidInput: string;
+  /**
+   * An amount of money in the request body (its pointer), and the rule under which a value of it that names no
+   * integer exactly (1500.5) is refused: no lossless reading makes it one, and accepting it charges another amount.
+   */
+  exactAmount?: { pointer: string; rule: string };
 }
 
 export interface Operation {
@@ -118,6 +123,7 @@ export const operations: readonly Operation[] = [
       unauthorised: 'AUTH-OTHERS-401',
       contentType: 'JSON-CONTENT-TYPE',
       invalidInput: 'TXN-CREATE-INVALID-4XX',
+      exactAmount: { pointer: '/amount', rule: 'TXN-CREATE-AMOUNT-EXACT' },
     },
   },
   {

@@ -53,6 +53,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const configFile = join(root, 'lab', 'mutation.playwright.config.ts');
 /** The whole run must stay under 5 minutes; a hung child is stopped well after that. */
 const childTimeoutMs = 15 * 60_000;
+/** The byte budget of the run's one mock: room for the records of every run of the suite it serves. */
+const mutationStoreBytes = 512 * 1024 * 1024;
 
 class UsageError extends Error {}
 
@@ -222,7 +224,15 @@ async function main(): Promise<number> {
   );
 
   const work = mkdtempSync(join(tmpdir(), 'pcs-mutation-'));
-  const mock = await startMockServer({ port: 0, host: '127.0.0.1', mutant: perRequestMutant });
+  // One mock keeps the records of every run of the suite (some 100 at PCS_RUNS=10, about 1.2 MB each): past the
+  // default 64 MiB budget it evicts the oldest, and a customer created then evicts every older customer, which a
+  // long sequence still holds (a false positive of the run, not of the suite).
+  const mock = await startMockServer({
+    port: 0,
+    host: '127.0.0.1',
+    mutant: perRequestMutant,
+    storeBytes: mutationStoreBytes,
+  });
   let proxy: JudgingProxy | null = null;
   try {
     if (options.proxy) {

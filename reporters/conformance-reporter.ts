@@ -20,6 +20,7 @@ import { buildReports, outputFiles, writeReports } from './report-pipeline.ts';
 import { allureResultsDirOf } from '../support/lifecycle/output-directory.ts';
 import { noteTiming, runTimingFile } from './run-timing.ts';
 import { readSuspects } from '../support/lifecycle/configured-ids.ts';
+import { cleanupCase } from './cleanup-case.ts';
 
 export interface ConformanceReporterOptions {
   /** Where the four files go; default ${PCS_OUTPUT_DIR:-reports}. */
@@ -143,6 +144,8 @@ export default class ConformanceReporter implements Reporter {
     registerSecret(process.env.PCS_SECRET_KEY);
     registerSecret(process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY);
     const cases = tests.map((test) => recordOf(test, this.rootDir));
+    // Global teardown ran before onEnd: its cleanup's judgments are one more case.
+    const cleanup = cleanupCase(this.outputDir);
     const durations = new Map(
       tests.map((test, index) => [cases[index]!.title, (test.results.at(-1)?.duration ?? 0) / 1000]),
     );
@@ -153,7 +156,7 @@ export default class ConformanceReporter implements Reporter {
     const header = runHeader();
     if (result.status === 'interrupted')
       header.incomplete = 'the run was stopped before it finished; the verdicts are those of the tests that ran';
-    const reports = buildReports(cases, {
+    const reports = buildReports(cleanup === undefined ? cases : [...cases, cleanup], {
       header,
       junitName: 'collect-conformance',
       durations,

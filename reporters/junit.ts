@@ -109,10 +109,11 @@ export function renderJUnit(tests: readonly TestRecord[], options: JUnitOptions)
           `<${outcome.element} message="${attribute(outcome.message)}" type="${attribute(outcome.type)}">` +
             `${xmlText(outcome.body)}</${outcome.element}>`,
         );
-      const lenient = test.verdicts
-        .filter((record) => record.kind === 'lenient')
-        .map((record) => `lenient pass of ${record.rule}: ${record.lenient ?? ''}`);
-      if (lenient.length > 0) lines.push(`<system-out>${xmlText(lenient.join('\n'))}</system-out>`);
+      const lenient = test.verdicts.filter((record) => record.kind === 'lenient');
+      if (lenient.length > 0) {
+        const notes = lenient.map((record) => `lenient pass of ${record.rule}: ${record.lenient ?? ''}`);
+        lines.push(`<system-out>${xmlText(notes.join('\n'))}</system-out>`);
+      }
       lines.push('</testcase>');
     }
     lines.push('</testsuite>');

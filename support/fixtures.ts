@@ -12,7 +12,8 @@ import { ApiClient } from './http/client.ts';
 import { creationPhoneNumber, customerBody, transactionBody } from './generation/bodies.ts';
 import { statusIsSuccess } from './judgment/checks.ts';
 import type { Exchange } from './http/exchange.ts';
-import { answerSettings, precondition } from './judgment/expect-rule.ts';
+import { answerSettings, expectRule, precondition } from './judgment/expect-rule.ts';
+import { deletionRule, deletionViolations } from './judgment/deletion.ts';
 import { labelTestAfter, labelTestBefore } from './reporting/allure.ts';
 import { currentTarget, type Target } from './lifecycle/target.ts';
 import { createdCustomerId } from './lifecycle/ledger.ts';
@@ -250,14 +251,17 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
         return { id: id!, exchange: answer };
       },
     });
-    // Delete what is left: customers the test did not delete itself with a 204.
+    // Delete what is left: customers the test did not delete itself with a 204. Each deletion is a request of this
+    // test, judged at least for "never a 5xx" (support/judgment/deletion.ts), whatever the test's kind.
     const deleted = new Set(
       api.exchanges
         .filter((exchange) => exchange.operation === 'deleteCustomer' && exchange.status === 204)
         .map((exchange) => exchange.path),
     );
     for (const id of created) {
-      if (!deleted.has(`/customers/${id}`)) await api.call('deleteCustomer', { params: { id }, quiet: true });
+      if (deleted.has(`/customers/${id}`)) continue;
+      const exchange = await api.call('deleteCustomer', { params: { id }, quiet: true });
+      expectRule(deletionRule, exchange, deletionViolations(exchange.status), { soft: true });
     }
   },
 });

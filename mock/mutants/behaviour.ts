@@ -450,19 +450,6 @@ function acceptedInvalidMutants(): Mutant[] {
     );
   return [
     mutant(
-      `${send}.invalid.string-phone-number-object-ignored`,
-      'invalid-accepted',
-      [send],
-      'SEND-INVALID-4XX',
-      'a phone_number that is not an object is ignored instead of refused',
-      () => ({
-        preHandler: (c) => {
-          const b = c.request.body;
-          if (isObject(b) && b.phone_number !== undefined && !isObject(b.phone_number)) delete b.phone_number;
-        },
-      }),
-    ),
-    mutant(
       `${send}.unknown-token-accepted`,
       'invalid-accepted',
       [send],

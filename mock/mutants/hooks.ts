@@ -45,6 +45,12 @@ export interface Rewrite {
 
 export interface Hooks {
   /**
+   * The request body's text as this behaviour's JSON parser reads it (a parser that reads more than JSON, or less):
+   * the value it reads, handed on to the mock as JSON; undefined, the mock's own parser reads the text. A thrown
+   * error with a status (mock/validation.ts BadRequest) refuses the request.
+   */
+  readBody?(text: string, context: RequestContext): unknown;
+  /**
    * Before authentication and body parsing: may change request headers, or answer at once
    * (a server that looks a resource up before it checks the key).
    */

@@ -12,6 +12,7 @@
  * request choose with the x-pcs-mutant header (no header: the reference): npm run mutation
  * uses it to run many mutants against one mock process.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationId } from '../../contract/operations.ts';
 import type { MockStores } from '../app.ts';
@@ -24,6 +25,8 @@ import { boundaryMutants } from './boundary.ts';
 import { securityMutants } from './security.ts';
 import { clockMutants } from './clock.ts';
 import { sendIntentMutants } from './send-intents.ts';
+import { exactMoneyMutants } from './exact-money.ts';
+import { deletionMutants } from './deletion-5xx.ts';
 
 export type { Behaviour, LenientVariant, Mutant, Variant } from './hooks.ts';
 export { isLenient } from './hooks.ts';
@@ -44,6 +47,8 @@ export function behaviours(): Behaviour[] {
     ...securityMutants(),
     ...clockMutants(),
     ...sendIntentMutants(),
+    ...exactMoneyMutants(),
+    ...deletionMutants(),
     ...conformingVariants(),
   ];
   const seen = new Set<string>();
@@ -176,6 +181,21 @@ export function installMutant(app: FastifyInstance, spec: string, options: Mutan
     resolved.set(request, state);
     const rewrite = state.hooks.onRequest?.(context(request, state));
     if (rewrite) return send(reply, rewrite);
+  });
+
+  // A behaviour with a JSON parser of its own reads the body's text before the mock does: what it read goes on as JSON.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const state = resolved.get(request);
+    const read = state?.hooks.readBody;
+    if (state === undefined || read === undefined) return payload;
+    const chunks: Buffer[] = [];
+    for await (const chunk of payload) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    const raw = Buffer.concat(chunks);
+    if (raw.length === 0) return Readable.from([raw]);
+    const value = read(raw.toString('utf8'), context(request, state));
+    const stream = Readable.from([value === undefined ? raw : Buffer.from(JSON.stringify(value) ?? 'null')]);
+    // Fastify compares the bytes received with Content-Length: the original body's.
+    return Object.assign(stream, { receivedEncodedLength: raw.length });
   });
 
   app.addHook('preHandler', async (request, reply) => {

@@ -33,6 +33,9 @@ import {
   nudgeExamples,
 } from './edges.ts';
 
+import { lenientExamples, lenientText, malformedText } from './json-text.ts';
+import { stringifyJson } from '../../contract/big-integers.ts';
+
 export { isRequiredAt, propertyPointers, replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
 
 /** Replaces the arbitrary of the value at a JSON pointer of the generated document. */
@@ -175,7 +178,8 @@ function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
       base = dateTime;
       break;
     case 'uri':
-      base = webUrl;
+      // A pattern the layers give the URL (its safe shape) generates it; a bare format, any web URL.
+      base = pattern ? fc.stringMatching(new RegExp(schema.pattern!)) : webUrl;
       break;
     case 'email':
       base = plainEmail;
@@ -520,4 +524,32 @@ export function acceptedSendPhone(target: TargetValues): fc.Arbitrary<{ number: 
     fc.constant({ number: pinned['/phone_number/number']!, country: pinned['/phone_number/country']! }),
     { nil: undefined },
   );
+}
+
+/** A document of an arbitrary sent as text in one of the text modes. */
+export interface TextCase<T> {
+  /** The valid document the text was made from. */
+  valid: T;
+  text: string;
+  /** How the text departs from JSON (lenient mode: the form; malformed: 'malformed'). */
+  form: string;
+}
+
+/**
+ * Documents sent as JSON text off RFC 8259 (support/generation/json-text.ts): 'malformed', text no mainstream
+ * parser reads; 'lenient', text some mainstream parser reads beyond RFC 8259 (or an integer spelled otherwise),
+ * whose class support/judgment/text-class.ts computes.
+ */
+export function asText<T>(documents: fc.Arbitrary<T>, mode: 'malformed' | 'lenient'): fc.Arbitrary<TextCase<T>> {
+  return documents.chain((valid) => {
+    const text = stringifyJson(valid) ?? '';
+    return mode === 'malformed'
+      ? malformedText(text).map((broken) => ({ valid, text: broken, form: 'malformed' }))
+      : lenientText(text).map((lenient) => ({ valid, ...lenient }));
+  });
+}
+
+/** One text of each lenient form for one document: the examples a run meets first. */
+export function lenientTextExamples<T>(valid: T): Array<TextCase<T>> {
+  return lenientExamples(stringifyJson(valid) ?? '').map((lenient) => ({ valid, ...lenient }));
 }

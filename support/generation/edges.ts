@@ -71,8 +71,9 @@ export function nudgedEmail(plain: fc.Arbitrary<string>): fc.Arbitrary<string> {
 }
 
 /**
- * Edge URLs: query strings, fragments, explicit ports (default and others), percent-encoding,
- * internationalised host names, upper case, address literals, long paths.
+ * Edge URLs: query strings, fragments, explicit ports (default, others, one digit), percent-encoding,
+ * internationalised host names, hosts without a top-level domain of the root zone, upper case, address
+ * literals, dot segments, paths past 200 characters (Django's URLField) and past 1,000.
  */
 export const edgeUrl: fc.Arbitrary<string> = fc
   .tuple(
@@ -85,9 +86,23 @@ export const edgeUrl: fc.Arbitrary<string> = fc
       '127.0.0.1',
       '[::1]',
       'api.sub.example.org',
+      // Hosts without a top-level domain of the root zone, which validators that require one refuse.
+      'shop.example',
+      'localhost',
     ),
-    fc.constantFrom('', ':8443', ':443', ':80', ':65535'),
-    fc.constantFrom('/cb', '/', '/a b', '/caf%C3%A9', '/très/bien', '/%2F%2F', '/x'.repeat(500)),
+    fc.constantFrom('', ':8443', ':443', ':80', ':65535', ':8'),
+    fc.constantFrom(
+      '/cb',
+      '/',
+      '/a b',
+      '/caf%C3%A9',
+      '/très/bien',
+      '/%2F%2F',
+      '/./a/../cb',
+      // Past Django's URLField (200 characters), past 1,000.
+      `/${'x'.repeat(190)}`,
+      '/x'.repeat(500),
+    ),
     fc.constantFrom('', '?a=1&b=2', '?q=%20x+y', '?redirect=https%3A%2F%2Fexample.org%2F', '?'),
     fc.constantFrom('', '#frag', '#/route?x=1'),
   )
@@ -283,6 +298,10 @@ export const edgeExamples = {
     'HTTPS://EXAMPLE.com/Cb',
     'https://127.0.0.1/cb',
     'https://[::1]:8443/cb',
+    'https://shop.example/cb',
+    'http://localhost/cb',
+    'https://example.com:8/cb',
+    `https://example.com/${'x'.repeat(190)}`,
     `https://example.com${'/x'.repeat(500)}`,
   ],
   object: [

@@ -21,22 +21,20 @@ export function bodyAsRead(sent: unknown, pointer: string, reading: Reading): Re
   return read !== null && typeof read === 'object' && !Array.isArray(read) ? (read as Record<string, unknown>) : {};
 }
 
-/** The rule a creation input of this class is judged under. */
-export function creationRule(
-  input: Pick<ClassifiedInput, 'class'>,
-): 'TXN-CREATE-2XX' | 'TXN-CREATE-INVALID-4XX' | 'TXN-CREATE-OPEN-INPUT' {
+/** The rule a creation input of this class is judged under (a refusal owed under a rule of its own names it). */
+export function creationRule(input: Pick<ClassifiedInput, 'class' | 'refusedUnder'>): string {
   return input.class === 'must-accept'
     ? 'TXN-CREATE-2XX'
     : input.class === 'must-refuse'
-      ? 'TXN-CREATE-INVALID-4XX'
+      ? (input.refusedUnder ?? 'TXN-CREATE-INVALID-4XX')
       : 'TXN-CREATE-OPEN-INPUT';
 }
 
-/** The rule a send input of this class is judged under. */
-export function sendRule(input: Pick<ClassifiedInput, 'class'>): 'SEND-2XX' | 'SEND-INVALID-4XX' | 'SEND-OPEN-INPUT' {
+/** The rule a send input of this class is judged under (a refusal owed under a rule of its own names it). */
+export function sendRule(input: Pick<ClassifiedInput, 'class' | 'refusedUnder'>): string {
   return input.class === 'must-accept'
     ? 'SEND-2XX'
     : input.class === 'must-refuse'
-      ? 'SEND-INVALID-4XX'
+      ? (input.refusedUnder ?? 'SEND-INVALID-4XX')
       : 'SEND-OPEN-INPUT';
 }

@@ -16,6 +16,7 @@
 import { canonicalText } from './rules/echo.ts';
 import type { InputClass } from '../../contract/rules.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
+import { operations } from '../../contract/operations.ts';
 import { validateFieldInLayer, type SchemaName } from '../../contract/schemas.ts';
 import type { JSONSchemaType } from '../../contract/json-schema.ts';
 import { isRequiredAt, schemaAt } from '../../contract/schema-paths.ts';
@@ -56,11 +57,29 @@ export interface ClassifiedInput {
   subject?: string;
   /** Why it has its class, in a few words. */
   why: string;
+  /**
+   * must-refuse only: the rule its refusal is owed under when it is not the operation's invalid-input rule (an
+   * amount that names no integer exactly: the operation's exactAmount rule, contract/operations.ts).
+   */
+  refusedUnder?: string;
 }
 
 /** The class the current mode judges by: with --strict, a lenient reading must be refused. */
 export function effectiveClass(input: Pick<ClassifiedInput, 'class' | 'strictRefuses'>, strict: boolean): InputClass {
   return strict && input.class === 'accept-or-refuse' && input.strictRefuses ? 'must-refuse' : input.class;
+}
+
+/** The rule of the operation whose request body `name` is, when `pointer` is its amount of money. */
+function exactAmountRule(name: SchemaName, pointer: string): string | undefined {
+  const exact = operations.find((operation) => operation.requestBody === name)?.rules?.exactAmount;
+  return exact?.pointer === pointer ? exact.rule : undefined;
+}
+
+/** A number, or the text of one, with a fraction: it names no integer (1500.5, "1500.5", "1e-3"). */
+function namesFraction(value: unknown): boolean {
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  return Number.isFinite(number) && !Number.isInteger(number);
 }
 
 function typesAt(name: SchemaName, pointer: string): JSONSchemaType[] {
@@ -159,6 +178,16 @@ function classifyValueAt(name: SchemaName, pointer: string, value: unknown, opti
     valid: (reading) => validateFieldInLayer('reference', name, pointer, reading).length === 0 && usable(reading),
   });
   if (readings.length === 0) {
+    const exact = exactAmountRule(name, pointer);
+    if (exact !== undefined && namesFraction(value))
+      return {
+        class: 'must-refuse',
+        strictRefuses: false,
+        readings: [],
+        what,
+        why: 'an amount with a fraction: no lossless reading makes it an integer (accepted, another amount is charged)',
+        refusedUnder: exact,
+      };
     return {
       class: 'must-refuse',
       strictRefuses: false,

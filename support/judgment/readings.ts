@@ -1,29 +1,37 @@
 /**
  * How a server may read a value whose JSON type is not the one the reference documents.
  *
- * The reference types every field but never says how a server parses input, and common
- * servers coerce: ajv's type coercion (coerceTypes: 'array'), which Fastify applies to every
- * body it validates by default, reads "1000" as 1000, 1000 as "1000", true as 1, a one-element
- * array as its element, and null as 0, "" or false. A server may also read null as "not
- * given" for a field the reference does not require, and a server written in PHP reads a JSON
- * array where an object is expected as the object with keys 0, 1, ... Such a value is neither
- * valid nor meaningless: a server may refuse it or accept it as it read it (the "accept or
- * refuse" class), and the answer of a server that accepted it must carry the value as read.
+ * The reference types every field but never says how a server parses input, and common servers
+ * read other types their own documented way. Such a value is neither valid nor meaningless: a
+ * server may refuse it or accept it as it read it (the "accept or refuse" class), and the answer
+ * of a server that accepted it must carry the value as read. Each reading below is a stack's
+ * documented default, named where it is made:
  *
- * The rules below are ajv's (https://ajv.js.org/coercion.html), written out so that the suite
- * judges what a server did without running ajv in coercing mode, and pydantic 1's (the version
- * Debian's FastAPI ships; its default, non-strict validators): a number or boolean in a string field
- * read as Python's str() writes it (False as "False", 1500.5 as "1500.5"), and a number with a
- * fraction in an integer field read as Python's int() truncates it (1500.5 as 1500).
+ * - ajv's type coercion (coerceTypes: 'array'), which Fastify applies to every body it validates
+ *   (https://ajv.js.org/coercion.html): "1000" as 1000, 1000 as "1000", true as 1, a
+ *   one-element array as its element, null as 0, "" or false;
+ * - null, in a field the reference does not require, as "not given";
+ * - a JSON array where an object is expected as the keyed object PHP's json_decode makes of it;
+ * - pydantic 1's default (non-strict) validators: int() of a text ("1_000" as 1000), dict() of an
+ *   empty text or of a list of pairs;
+ * - the string casts of support/judgment/string-casts.ts (a boolean or a number sent for a text);
+ * - Rails' strong parameters (ActionController::Parameters#permit): a value of the other kind
+ *   than the one permitted (an object or array for a scalar field, a scalar for an object field) is
+ *   filtered out, and the record is made as if the field were not given.
+ *
+ * A reading keeps the value. One that makes another value of it (a fraction truncated or rounded,
+ * as pydantic 1's int() and Jackson's ACCEPT_FLOAT_AS_INT do with 1500.5; an integer wrapped; a
+ * text cut) is no reading: a server that accepts the input that way is judged on what it kept.
  */
 import type { JSONSchemaType } from '../../contract/json-schema.ts';
+import { stringCasts } from './string-casts.ts';
 
 export type Reading =
   /** The value as sent: it has the documented type. */
   | { kind: 'as-sent'; value: unknown }
   /** Another JSON value, as a coercing parser reads it. */
   | { kind: 'coerced'; value: unknown; how: string }
-  /** null read as "not given": the field's echo is not constrained. */
+  /** Read as "not given" (null, or a value filtered out): the field's echo is not constrained. */
   | { kind: 'absent'; how: string };
 
 const scalarTypes = new Set(['string', 'number', 'boolean']);
@@ -93,35 +101,13 @@ function coerceTo(data: unknown, type: JSONSchemaType): unknown {
   }
 }
 
-/** Python's repr() of a float: the shortest round-trip digits, in exponent form below 1e-4 and from 1e16. */
-function pythonFloat(value: number): string {
-  if (!Number.isFinite(value)) return value > 0 ? 'inf' : value < 0 ? '-inf' : 'nan';
-  const magnitude = Math.abs(value);
-  if (magnitude !== 0 && (magnitude < 1e-4 || magnitude >= 1e16)) {
-    const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
-    const sign = exponent.startsWith('-') ? '-' : '+';
-    const digits = exponent.replace(/^[+-]/, '').padStart(2, '0');
-    return `${mantissa}e${sign}${digits}`;
-  }
-  const fixed = String(value);
-  return fixed.includes('.') || fixed.includes('e') ? fixed : `${fixed}.0`;
-}
-
 /**
- * The value pydantic 1 makes of `value` for the first of `types` it coerces to differently from ajv, if any:
- * str() of a number or boolean for a string, int() of a number with a fraction for an integer, and dict() of
- * an iterable of pairs for an object (the empty string and the empty array are {}; [["a", 1]] is {"a": 1}).
+ * The value pydantic 1 makes of `value` for the first of `types` it reads differently from ajv, if any: int() of a
+ * text for an integer, and dict() of an empty text or of an iterable of pairs for an object (the empty string is {};
+ * [["a", 1]] is {"a": 1}). Its int() of a number with a fraction truncates it: another value, not a reading.
  */
 export function pydanticValue(value: unknown, types: readonly JSONSchemaType[]): unknown {
   for (const type of types) {
-    if (type === 'string') {
-      if (typeof value === 'boolean') return value ? 'True' : 'False';
-      // A JSON number without a fraction reaches Python as an int (its digits); one with a fraction as a float.
-      if (typeof value === 'number') return Number.isInteger(value) ? String(value) : pythonFloat(value);
-    }
-    if (type === 'integer' && typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value)) {
-      return Math.trunc(value);
-    }
     // int() of a text: white space around it, a sign, digit separators ("1_000"); ASCII digits only here.
     if (type === 'integer' && typeof value === 'string' && /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(value)) {
       const number = Number(value.trim().replace(/_/g, ''));
@@ -137,10 +123,25 @@ export function pydanticValue(value: unknown, types: readonly JSONSchemaType[]):
   return undefined;
 }
 
+const isContainer = (value: unknown): boolean => typeof value === 'object' && value !== null;
+const scalarOnly = (types: readonly JSONSchemaType[]): boolean =>
+  types.every((type) => type !== 'object' && type !== 'array');
+
 /**
- * The readings of a value that does not have the field's documented type: ajv's coercion
- * (when its result is valid for the field: `valid`) and, for null in a field the reference
- * does not require, "not given". Empty: no reading makes the value valid.
+ * Whether Rails' strong parameters filter the value out: an object or an array where scalars are permitted
+ * (`permit(:description)`), a scalar where an object is (`permit(currency: [:iso])`, `custom_metadata: {}`).
+ */
+function filteredOut(value: unknown, types: readonly JSONSchemaType[]): boolean {
+  if (value === null || value === undefined) return false;
+  if (scalarOnly(types)) return isContainer(value);
+  return types.includes('object') && !types.includes('array') && !isContainer(value);
+}
+
+/**
+ * The readings of a value that does not have the field's documented type: ajv's coercion (when its result is valid
+ * for the field: `valid`), PHP's keyed arrays, pydantic 1's int() and dict(), the string casts of other stacks and,
+ * in a field the reference does not require, null and a value strong parameters filter out as "not given". Empty: no
+ * reading makes the value valid.
  */
 export function readingsOf(
   value: unknown,
@@ -148,42 +149,36 @@ export function readingsOf(
   options: { required: boolean; valid: (reading: unknown) => boolean },
 ): Reading[] {
   const readings: Reading[] = [];
+  const already = (candidate: unknown): boolean =>
+    readings.some(
+      (reading) => reading.kind === 'coerced' && JSON.stringify(reading.value) === JSON.stringify(candidate),
+    );
+  const add = (candidate: unknown, how: string): void => {
+    if (candidate === undefined || already(candidate) || !options.valid(candidate)) return;
+    readings.push({ kind: 'coerced', value: candidate, how: `read as ${JSON.stringify(candidate)} (${how})` });
+  };
   if (value === null) {
     // A field the reference requires cannot be "not given", and 0 or "" in its place is not what was meant.
     if (options.required) return [];
     readings.push({ kind: 'absent', how: 'null read as "not given"' });
   }
-  const coerced = coercedValue(value, types);
-  if (coerced !== undefined && options.valid(coerced)) {
-    readings.push({
-      kind: 'coerced',
-      value: coerced,
-      how: `read as ${JSON.stringify(coerced)} (a coercing parser's reading)`,
-    });
-  }
+  add(coercedValue(value, types), "a coercing parser's reading");
   // PHP decodes JSON objects and arrays to one kind of value, an array with keys: to a server written in it,
   // [] is {} and [1] is {"0": 1} (which the reference may allow: it shows no required field inside most objects).
   if (Array.isArray(value) && types.includes('object') && !types.includes('array')) {
-    const keyed = Object.fromEntries(value.map((element, index) => [String(index), element]));
-    if (options.valid(keyed))
-      readings.push({
-        kind: 'coerced',
-        value: keyed,
-        how:
-          `read as ${JSON.stringify(keyed)} (a PHP-style decoder, ` +
-          `for which arrays and objects are one kind of value)`,
-      });
-  }
-  const pydantic = pydanticValue(value, types);
-  const already = (candidate: unknown): boolean =>
-    readings.some(
-      (reading) => reading.kind === 'coerced' && JSON.stringify(reading.value) === JSON.stringify(candidate),
+    add(
+      Object.fromEntries(value.map((element, index) => [String(index), element])),
+      'a PHP-style decoder, for which arrays and objects are one kind of value',
     );
-  if (pydantic !== undefined && !already(pydantic) && options.valid(pydantic)) {
+  }
+  add(pydanticValue(value, types), "pydantic 1's reading: Python's int() or dict()");
+  if (types.includes('string') && (typeof value === 'boolean' || typeof value === 'number')) {
+    for (const { source, cast } of stringCasts) add(cast(value), source);
+  }
+  if (!options.required && filteredOut(value, types)) {
     readings.push({
-      kind: 'coerced',
-      value: pydantic,
-      how: `read as ${JSON.stringify(pydantic)} (pydantic 1's reading: Python's str(), int() or dict())`,
+      kind: 'absent',
+      how: 'dropped as "not given" (Rails\' strong parameters filter out a value of another kind than permitted)',
     });
   }
   return readings;

@@ -6,11 +6,13 @@
  * support/lifecycle/termination.ts turns SIGTERM, SIGHUP and a vanished parent into one), and
  * what an earlier run killed before its teardown left on the same target.
  * Transactions cannot be deleted; they carry the run id instead (support/generation/bodies.ts).
+ * Each deletion is judged like a test's (support/lifecycle/cleanup-verdicts.ts): a 5xx fails the run.
  */
 import { operationPath } from '../../contract/operations.ts';
 import { leftoverCustomers, ledgerPath, recordDeletedCustomer, type CarriedOver, type OpenCustomer } from './ledger.ts';
 import { redact } from '../http/redact.ts';
 import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from '../http/transport.ts';
+import type { CleanupDeletion } from './cleanup-verdicts.ts';
 
 export {
   continueLedger,
@@ -35,6 +37,8 @@ export interface CleanupResult {
   /** Already gone (404): deleted by a test whose result never reached the ledger. */
   gone: number[];
   failed: { id: number; reason: string }[];
+  /** Every deletion with its answer's status, or why none came: what the cleanup's verdict records judge. */
+  deletions: CleanupDeletion[];
 }
 
 /**
@@ -46,7 +50,7 @@ export async function deleteLeftoverCustomers(
   settings: TransportSettings,
   file: string = ledgerPath(),
 ): Promise<CleanupResult> {
-  const result: CleanupResult = { deleted: [], gone: [], failed: [] };
+  const result: CleanupResult = { deleted: [], gone: [], failed: [], deletions: [] };
   const ids = leftoverCustomers(file, target.baseUrl);
   const origin = { baseUrl: target.baseUrl, embedded: false };
   if (ids.length === 0) return result;
@@ -65,6 +69,7 @@ export async function deleteLeftoverCustomers(
         // it records its deletions itself.
         { ...settings, markerFile: null, ledger: null },
       );
+      result.deletions.push({ id, status: response.status });
       if (response.status >= 200 && response.status < 300) {
         result.deleted.push(id);
         recordDeletedCustomer(id, target.runId, file, origin);
@@ -80,6 +85,7 @@ export async function deleteLeftoverCustomers(
           ? error.message
           : (redact((error as Error).message ?? String(error)).split('\n')[0] ?? '');
       result.failed.push({ id, reason });
+      result.deletions.push({ id, unanswered: reason });
     }
   };
   // A few deletions at a time: a remote sandbox answers in tens of milliseconds, and PCS_MAX_RPS

@@ -24,6 +24,7 @@ import {
 import { startMockServer } from '../../mock/server.ts';
 import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCustomers, ledgerPath } from './cleanup.ts';
 import { runStillGoing } from './ledger.ts';
+import { cleanupVerdictsPath, recordCleanupVerdicts } from './cleanup-verdicts.ts';
 import { refuseLeakingDiagnostics } from './debug-guard.ts';
 import { checkVariableNames } from './variable-names.ts';
 import { validateSettings } from './read-setting.ts';
@@ -83,6 +84,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   // So are the shrinks an earlier run recorded (support/generation/shrink-budget.ts).
   rmSync(shrinkLedgerPath(), { force: true });
   rmSync(knownBrokenPath(), { force: true });
+  rmSync(cleanupVerdictsPath(), { force: true });
 
   let closeMock: (() => Promise<void>) | null = null;
   if (suite.baseUrl === null) {
@@ -179,6 +181,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
       { ...settings, maxRps: transportVariables().maxRps },
       ledgerFile,
     );
+    // Judged like a test's requests: the conformance reporter, which runs after teardown, reads the records.
+    recordCleanupVerdicts(result.deletions);
     const summary = cleanupSummary(result, carried.sameTarget.length);
     if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
     await closeMock?.();

@@ -41,7 +41,7 @@ const failedRules = (output: string): string[] =>
 const lastLines = (result: CommandResult): string => `${result.stdout.slice(-1500)}\n${result.stderr.slice(-800)}`;
 
 describe('the independent client through the proxy', { skip: noPython }, () => {
-  test('against the embedded reference mock: exit 0, no server finding, the command’s status in the summary', async () => {
+  test('against the embedded reference mock: exit 0, no server finding, the command’s status said', async () => {
     const output = join(scratch, 'conforming');
     const result = await runCommand(['proxy', '--output', output, '--', 'sh', '-c', clientShell]);
     assert.equal(result.code, 0, lastLines(result));
@@ -157,7 +157,8 @@ describe('the proxy without a command', () => {
         '--',
         process.execPath,
         '-e',
-        `fetch(process.env.COLLECT_CONFORMANCE_PROXY_URL + '/balances/1').then((r) => process.exit(r.status === 502 ? 0 : 9))`,
+        'fetch(process.env.COLLECT_CONFORMANCE_PROXY_URL + "/balances/1")' +
+          '.then((r) => process.exit(r.status === 502 ? 0 : 9))',
       ],
       { PCS_SECRET_KEY: 'sk_sandbox_gone_0001' },
     );

@@ -17,20 +17,40 @@ import {
 } from '../../support/judgment/input-class.ts';
 import { judgeInput } from '../../support/judgment/outcome.ts';
 import { coercedValue } from '../../support/judgment/readings.ts';
+import { creationRule, sendRule } from '../../support/judgment/accepted.ts';
+import { dialectReadings } from '../../support/judgment/json-dialects.ts';
+import { isJson } from '../../support/generation/json-text.ts';
+import { classifyText } from '../../support/judgment/text-class.ts';
+import type { SchemaName } from '../../contract/schemas.ts';
 
-for (const { file, schema, cases } of inputCaseFiles()) {
+/** The rule a test of the body's operation judges this input under (support/judgment/accepted.ts). */
+const creationOrSendRule = (schema: SchemaName, input: ClassifiedInput): string =>
+  schema === 'send-transaction-body' ? sendRule(input) : creationRule(input);
+
+for (const { file, schema, valid, cases } of inputCaseFiles()) {
   // The operation whose request body the cases fill: the rule of each case must concern it.
   const operation = operations.find((candidate) => candidate.requestBody === schema)?.id;
   for (const entry of cases) {
-    test(`${schema} ${entry.pointer}: ${entry.name} is ${entry.class}`, () => {
-      const input = classifyField(schema, entry.pointer, entry.absent ? undefined : entry.value);
+    const sent = entry.text === undefined ? `${entry.pointer}:` : 'as text:';
+    test(`${schema} ${sent} ${entry.name} is ${entry.class}`, () => {
+      const input =
+        entry.text === undefined
+          ? classifyField(schema, entry.pointer, entry.absent ? undefined : entry.value)
+          : classifyText(schema, valid, entry.text);
       assert.equal(input.class, entry.class, input.why);
       if (entry.class === 'accept-or-refuse') {
         assert.equal(input.strictRefuses, entry.strictRefuses, 'what --strict makes of it');
         const readings = input.readings.map((reading) => (reading.kind === 'absent' ? 'absent' : reading.value));
-        assert.deepEqual(readings, entry.readings);
+        // A text read as the valid body needs no list of bodies: its readers say who reads it.
+        if (entry.text === undefined || entry.readings !== undefined) assert.deepEqual(readings, entry.readings);
       }
-      assert.ok(input.what.startsWith(entry.pointer) && input.why.length > 0);
+      if (entry.text !== undefined) {
+        // Every dialect reads JSON: its readers are those that read it beyond RFC 8259.
+        const readers = isJson(entry.text) ? [] : dialectReadings(entry.text).map(({ dialect }) => dialect.name);
+        assert.deepEqual(readers, entry.readers ?? [], 'the parsers that read it beyond RFC 8259');
+        assert.equal(creationOrSendRule(schema, input), entry.rule, 'the rule its class is judged under');
+      }
+      assert.ok((entry.text !== undefined || input.what.startsWith(entry.pointer)) && input.why.length > 0);
     });
     test(`${schema} ${entry.pointer}: ${entry.name} names a rule of its class (${entry.rule})`, () => {
       assert.ok(isRuleId(entry.rule), `${file}: "${entry.name}" names ${entry.rule}, which is not in specs/rules.json`);

@@ -290,8 +290,15 @@ async function edges(call: Inject): Promise<void> {
   ]) {
     await call('POST', '/v1/transactions', { body: transaction({ callback_url }) });
   }
-  await call('POST', '/v1/transactions', {
+  const plusCustomer = await call('POST', '/v1/transactions', {
     body: transaction({ customer: { email: 'a+b%c@example.com', firstname: 'Zoë', lastname: '王' } }),
+  });
+  // Deleting a customer whose e-mail holds a "+", which a transaction names.
+  await call('DELETE', `/v1/customers/${String((plusCustomer.body as { customer_id?: unknown }).customer_id)}`);
+  // Amounts read lossily or spelled otherwise: a fraction, and an integer written with one.
+  await call('POST', '/v1/transactions', { body: transaction({ amount: 1500.5 }) });
+  await call('POST', '/v1/transactions', {
+    raw: JSON.stringify(transaction()).replace('"amount":1500', '"amount":1500.0'),
   });
   await call('POST', '/v1/transactions', { body: transaction({ customer: { id: 987_654_321 } }) });
   await call('POST', '/v1/transactions', {

@@ -339,11 +339,7 @@ describe('a body classified as a whole', () => {
     const classified = classifyBody('send-transaction-body', body, 'application/json');
     assert.equal(classified.kind, 'classified');
     assert.equal(classified.kind === 'classified' && classified.input.class, 'accept-or-refuse');
-    const wrong = classifyBody(
-      'send-transaction-body',
-      JSON.stringify({ token: '1', phone_number: 'x' }),
-      'application/json',
-    );
+    const wrong = classifyBody('send-transaction-body', JSON.stringify({ token: { value: '1' } }), 'application/json');
     assert.equal(wrong.kind === 'classified' && wrong.input.class, 'must-refuse');
   });
 });

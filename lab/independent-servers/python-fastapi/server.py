@@ -61,7 +61,7 @@ class CustomerIn(BaseModel):
 
 class TransactionCreate(BaseModel):
     description: Optional[constr(max_length=1000)] = None
-    amount: conint(gt=0)
+    amount: conint(gt=0, strict=True)
     currency: CurrencyRef
     callback_url: Optional[AnyHttpUrl] = None
     custom_metadata: Optional[Dict[str, Any]] = None

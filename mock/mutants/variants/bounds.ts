@@ -3,7 +3,7 @@
  * beyond the safe ones may be refused: each variant refuses with 422 beyond a server's own bounds.
  */
 import { isObject } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
+import type { Hooks, Variant } from '../hooks.ts';
 import { bounds, variant } from './shared.ts';
 
 const codePoints = (text: string): number => [...text].length;
@@ -41,8 +41,80 @@ export const tightText = bounds((operation, body) => {
   return undefined;
 });
 
+/** Top-level domains a root-zone check knows (a short list: a real one has some 1,500). */
+const rootZone = new Set(['com', 'org', 'net', 'io', 'dev', 'app', 'fr', 'de', 'uk', 'bj', 'gn', 'sn', 'ci', 'tg']);
+const hostLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** A host name of labels under a top-level domain of the root zone (no address literal, no port). */
+function realHost(host: string): boolean {
+  const labels = host.toLowerCase().split('.');
+  return labels.length >= 2 && labels.every((label) => hostLabel.test(label)) && rootZone.has(labels.at(-1)!);
+}
+
+/** Django's URLField with its defaults and a root-zone check: http(s), a real host, at most 200 characters. */
+function urlFieldRefuses(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.length > 200) return 'Ensure this field has no more than 200 characters.';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'Enter a valid URL.';
+  }
+  const hostText = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]*)/i.exec(value)?.[1] ?? '';
+  if (!['http:', 'https:'].includes(url.protocol) || url.port !== '' || !realHost(hostText))
+    return 'Enter a valid URL.';
+  return undefined;
+}
+
+/** validator.js's isEmail defaults and a root-zone check: a dot-atom local part of at most 64 characters. */
+function emailRefuses(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const at = value.lastIndexOf('@');
+  const [local, domain] = [value.slice(0, at), value.slice(at + 1)];
+  const dotAtom = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+  return at > 0 && local.length <= 64 && dotAtom.test(local) && realHost(domain)
+    ? undefined
+    : 'Enter a valid email address.';
+}
+
+function validatorDefaults(): Hooks {
+  const within = (value: unknown, length: number) => typeof value !== 'string' || [...value].length <= length;
+  return {
+    preHandler: (c) => {
+      const body = c.request.body;
+      if (!isObject(body)) return undefined;
+      const problems: Record<string, string[]> = {};
+      const note = (field: string, problem: string | undefined) => {
+        if (problem !== undefined) problems[field] = [problem];
+      };
+      note('callback_url', urlFieldRefuses(body.callback_url));
+      if (!within(body.description, 255)) note('description', 'Ensure this field has no more than 255 characters.');
+      if (typeof body.amount === 'number' && Math.abs(body.amount) > 2 ** 31 - 1)
+        note('amount', 'Ensure this value is less than or equal to 2147483647.');
+      if (isObject(body.customer)) {
+        note('customer.email', emailRefuses(body.customer.email));
+        for (const name of ['firstname', 'lastname'])
+          if (!within(body.customer[name], 255))
+            note(`customer.${name}`, 'Ensure this field has no more than 255 characters.');
+      }
+      return Object.keys(problems).length === 0 ? undefined : { status: 400, json: problems };
+    },
+  };
+}
+
 export function boundsVariants(): Variant[] {
   return [
+    variant({
+      name: 'variant.validator-defaults',
+      gaps: ['bounds'],
+      rules: ['TXN-CREATE-OPEN-INPUT', 'TXN-CREATE-2XX'],
+      operations: ['createTransaction'],
+      description:
+        "inputs held to validators' defaults, refused with 400 in Django REST framework's shape: URLField (200 " +
+        'characters, a real host, no port), an e-mail validator, 255-character columns, a 32-bit amount',
+      create: validatorDefaults,
+    }),
     variant({
       name: 'variant.bounds-description-255',
       gaps: ['bounds'],

@@ -2,7 +2,10 @@
  * Variants that make several rows' choices at once, from the behaviours of those rows' modules:
  * a real server makes many of these choices together, and the suite must pass them together.
  */
-import type { Hooks, ResponseContext, Rewrite, Variant } from '../hooks.ts';
+import { rubyFloat } from '../../../support/judgment/string-casts.ts';
+import { BadRequest } from '../../validation.ts';
+import { isObject, type Hooks, type ResponseContext, type Rewrite, type Variant } from '../hooks.ts';
+import { readWith } from './lenient-json.ts';
 import { amountRange, tightText } from './bounds.ts';
 import { coercingServer } from './coercion.ts';
 import { errorsOtherShape } from './error-body.ts';
@@ -71,8 +74,101 @@ function combine(...factories: Array<() => Hooks>): () => Hooks {
   };
 }
 
+/** What Rails' strong parameters permit: a scalar, or a hash of permitted keys (`true`: any hash). */
+type Permitted = 'scalar' | { [key: string]: Permitted } | true;
+
+const creationPermits: Record<string, Permitted> = {
+  description: 'scalar',
+  amount: 'scalar',
+  callback_url: 'scalar',
+  mode: 'scalar',
+  currency: { iso: 'scalar' },
+  custom_metadata: true,
+  customer: {
+    id: 'scalar',
+    email: 'scalar',
+    firstname: 'scalar',
+    lastname: 'scalar',
+    phone_number: { number: 'scalar', country: 'scalar' },
+  },
+};
+const sendPermits: Record<string, Permitted> = {
+  token: 'scalar',
+  phone_number: { number: 'scalar', country: 'scalar' },
+};
+
+/** Drops what `permit` filters out: a value of another kind than permitted, and keys not permitted at all. */
+function permit(value: Record<string, unknown>, permits: Record<string, Permitted>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const permitted = permits[key];
+    if (permitted === undefined) continue;
+    if (permitted === 'scalar') {
+      if (!isObject(item) && !Array.isArray(item)) kept[key] = item;
+    } else if (isObject(item)) kept[key] = permitted === true ? item : permit(item, permitted);
+  }
+  return kept;
+}
+
+/** ActiveModel::Type::String's cast of what strong parameters keep in a text field: "t", "f", Ruby's to_s. */
+function activeModelText(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : rubyFloat(value);
+  return value;
+}
+
+/** An integer attribute validated with numericality: { only_integer: true }: digits taken, anything else refused. */
+function railsAmount(value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) && Number.isSafeInteger(Number(value)))
+    return Number(value);
+  throw new BadRequest('amount must be an integer', 422, 'unprocessable_entity');
+}
+
+function railsServer(): Hooks {
+  const textFields = ['description', 'callback_url', 'mode'];
+  return {
+    readBody: (text) => readWith(["Ruby's json"])(text),
+    preHandler: (c) => {
+      const body = c.request.body;
+      if (!isObject(body)) return undefined;
+      const kept = permit(body, c.operation === 'sendTransaction' ? sendPermits : creationPermits);
+      if (c.operation === 'createTransaction') {
+        for (const field of textFields) if (field in kept) kept[field] = activeModelText(kept[field]);
+        if (isObject(kept.currency) && 'iso' in kept.currency) kept.currency.iso = activeModelText(kept.currency.iso);
+        if ('amount' in kept) kept.amount = railsAmount(kept.amount);
+      } else if (isObject(kept.phone_number)) {
+        for (const field of ['number', 'country'])
+          if (field in kept.phone_number) kept.phone_number[field] = activeModelText(kept.phone_number[field]);
+      }
+      for (const key of Object.keys(body)) delete body[key];
+      Object.assign(body, kept);
+      return undefined;
+    },
+  };
+}
+
 export function combinedVariants(): Variant[] {
   return [
+    variant({
+      name: 'variant.rails-defaults',
+      gaps: ['coercion', 'lenient-json', 'money'],
+      rules: [
+        'TXN-CREATE-OPEN-INPUT',
+        'SEND-OPEN-INPUT',
+        'TXN-CREATE-ECHO',
+        'TXN-CREATE-AMOUNT-EXACT',
+        'MALFORMED-JSON-4XX',
+      ],
+      strictKills: 'TXN-CREATE-OPEN-INPUT',
+      operations: ['createTransaction', 'sendTransaction'],
+      description:
+        "Rails' defaults: Ruby's json (comments, unknown escapes), strong parameters (a value of another kind " +
+        'dropped as not given), ActiveModel\'s string cast (false as "f"), an integer amount validated (digits ' +
+        'taken, a fraction refused)',
+      create: railsServer,
+    }),
     variant({
       name: 'variant.combined-lenient',
       gaps: [

@@ -34,6 +34,8 @@ import { eventFieldsVariants } from './event-fields.ts';
 import { extraFieldsVariants } from './extra-fields.ts';
 import { getByIdArrayVariants } from './get-by-id-array.ts';
 import { identifiersVariants } from './identifiers.ts';
+import { lenientJsonVariants } from './lenient-json.ts';
+import { moneyVariants } from './money.ts';
 import { linkTwiceVariants } from './link-twice.ts';
 import { notYetValuesVariants } from './not-yet-values.ts';
 import { paymentUrlVariants } from './payment-url.ts';
@@ -64,6 +66,8 @@ const byRow: Readonly<Record<string, () => Variant[]>> = {
   'required-fields': requiredFieldsVariants,
   'server-owned-fields': serverOwnedFieldsVariants,
   coercion: coercionVariants,
+  'lenient-json': lenientJsonVariants,
+  money: moneyVariants,
   'request-content-type': requestContentTypeVariants,
   bounds: boundsVariants,
   'prose-constraints': proseConstraintsVariants,

@@ -21,7 +21,9 @@ import {
   pinnedValues,
   type Overrides,
 } from '../../../support/generation/arbitraries.ts';
-import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
+import { holds, holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
+import { deletionRule, deletionViolations } from '../../../support/judgment/deletion.ts';
+import { inlineCustomerId } from '../../../support/lifecycle/ledger.ts';
 import { classifyField, type ClassifiedInput } from '../../../support/judgment/input-class.ts';
 import { bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
 import {
@@ -80,6 +82,18 @@ async function sendsItsAmount(client: FastClient, target: Target, created: Excha
   holdsAnswer(send, either('SEND-AMOUNT-MATCHES', { amount: transaction.amount }));
 }
 
+/**
+ * Deletes the customer a creation made inline (its e-mail or a name at an edge) when the answer names it: a request
+ * of this case, judged at least for "never a 5xx" (support/judgment/deletion.ts). One the answer does not name is
+ * left to the cleanup after the run, which judges its deletion the same way.
+ */
+async function deletesItsCustomer(client: FastClient, body: unknown, created: Exchange): Promise<void> {
+  const id = inlineCustomerId(JSON.stringify(body), created.json);
+  if (id === undefined) return;
+  const deletion = await client.call('deleteCustomer', { params: { id } });
+  holds(deletionRule, deletion, deletionViolations(deletion.status));
+}
+
 /** An id that names no customer: large, so that it exists nowhere (the reference shows no bound below 2^53). */
 const unknownCustomerId = fc.integer({ min: 2 ** 31, max: 2 ** 53 - 1 });
 
@@ -134,6 +148,8 @@ test.describe('properties: edges of what the reference allows', () => {
           // float or a narrower column in the payment path shows. A refusal to send it (a 4xx) is the target's choice.
           if (edge.pointer === '/amount' && isSuccessStatus(exchange.status))
             await sendsItsAmount(client, target, exchange);
+          if (edge.pointer.startsWith('/customer/') && isSuccessStatus(exchange.status))
+            await deletesItsCustomer(client, edge.body, exchange);
         },
       });
     },

@@ -14,14 +14,19 @@ import { covers } from '../../../support/judgment/covers.ts';
 import {
   acceptedSendPhone,
   acceptedTransactionBody,
+  asText,
+  lenientTextExamples,
   oneWrongField,
+  pinnedValues,
   schemaAt,
   unicodeText,
   wrongTypeFor,
+  type TextCase,
 } from '../../../support/generation/arbitraries.ts';
 import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
 import { edgeLargeId, edgeOddId, edgeUnknownId, isLargeId, readsAsInteger } from '../../../support/generation/edges.ts';
 import { classifyField, declaredContentType } from '../../../support/judgment/input-class.ts';
+import { classifyText } from '../../../support/judgment/text-class.ts';
 import { bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
 import {
   accepted,
@@ -58,24 +63,6 @@ async function issuedToken(client: FastClient, target: Target): Promise<Issued> 
 function namesToken(token: unknown): (value: unknown) => boolean {
   return (value) =>
     value === token || (typeof token === 'string' && typeof value === 'number' && String(value) === token);
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** JSON text broken by a cut or by one replaced character; kept only when it is really not JSON. */
-function malformed(text: string): fc.Arbitrary<string> {
-  const cut = fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((at) => text.slice(0, at));
-  const replaced = fc
-    .tuple(fc.nat({ max: text.length - 1 }), fc.constantFrom('{', '}', '"', ',', ':', '[', '\\', "'", 'x'))
-    .map(([at, char]) => text.slice(0, at) + char + text.slice(at + 1));
-  return fc.oneof(cut, replaced).filter((broken) => !isJson(broken));
 }
 
 /**
@@ -119,7 +106,7 @@ const otherContentTypes = fc.constantFrom(
 test.describe('properties: invalid requests', () => {
   test(
     'property: a creation body with a field of another JSON type is refused, unless a reading makes it valid',
-    covers('TXN-CREATE-INVALID-4XX', 'TXN-CREATE-OPEN-INPUT'),
+    covers('TXN-CREATE-INVALID-4XX', 'TXN-CREATE-AMOUNT-EXACT', 'TXN-CREATE-OPEN-INPUT'),
     async ({ target }, testInfo) => {
       requireWrites(target);
       const pointers = ['/amount', '/currency', '/currency/iso', '/description', '/callback_url', '/custom_metadata'];
@@ -206,7 +193,7 @@ test.describe('properties: invalid requests', () => {
   );
 
   test(
-    'property: malformed JSON bodies are refused with a 4xx',
+    'property: bodies no mainstream JSON parser reads are refused with a 4xx',
     covers('MALFORMED-JSON-4XX'),
     async ({ target }, testInfo) => {
       requireWrites(target);
@@ -215,11 +202,12 @@ test.describe('properties: invalid requests', () => {
         target,
         setup: (client) => issuedToken(client, target),
         arbitrary: fc.oneof(
-          acceptedTransactionBody<CreateTransactionBody>(target).chain((body) =>
-            malformed(JSON.stringify(body)).map((text) => ({ operation: 'createTransaction' as const, text })),
-          ),
+          asText(acceptedTransactionBody<CreateTransactionBody>(target), 'malformed').map(({ text }) => ({
+            operation: 'createTransaction' as const,
+            text,
+          })),
           // The token is a placeholder replaced by the real one (same length class) before sending.
-          malformed(JSON.stringify({ token: '@TOKEN@' })).map((text) => ({
+          asText(fc.constant({ token: '@TOKEN@' }), 'malformed').map(({ text }) => ({
             operation: 'sendTransaction' as const,
             text,
           })),
@@ -234,6 +222,75 @@ test.describe('properties: invalid requests', () => {
                   contentType: 'application/json',
                 });
           holdsAnswer(exchange, refused('MALFORMED-JSON-4XX'));
+        },
+      });
+    },
+  );
+
+  test(
+    'property: a body a mainstream JSON parser reads beyond RFC 8259 (comments, unknown escapes, trailing commas, ' +
+      'single quotes, leading zeros, NaN, text after it) is refused, or accepted as that parser read it',
+    covers('TXN-CREATE-OPEN-INPUT', 'SEND-OPEN-INPUT', 'MALFORMED-JSON-4XX'),
+    async ({ target }, testInfo) => {
+      requireWrites(target);
+      const creations = acceptedTransactionBody<CreateTransactionBody>(target);
+      const [example] = fc.sample(creations, { numRuns: 1, seed: 42 });
+      const sendBody = { token: '@TOKEN@' };
+      type Lenient = TextCase<CreateTransactionBody | { token: unknown }> & { operation: 'create' | 'send' };
+      const tagged =
+        (operation: Lenient['operation']) =>
+        (entry: TextCase<CreateTransactionBody | { token: unknown }>): Lenient => ({ ...entry, operation });
+      await runProperty({
+        testInfo,
+        target,
+        setup: (client) => issuedToken(client, target),
+        // Every form first, on one creation and on a send; then random forms at random places.
+        examples: [
+          ...lenientTextExamples<CreateTransactionBody | { token: unknown }>(example!).map(tagged('create')),
+          ...lenientTextExamples<CreateTransactionBody | { token: unknown }>(sendBody).map(tagged('send')),
+        ],
+        arbitrary: fc.oneof(
+          {
+            weight: 3,
+            arbitrary: asText<CreateTransactionBody | { token: unknown }>(creations, 'lenient').map(tagged('create')),
+          },
+          {
+            weight: 1,
+            arbitrary: asText<CreateTransactionBody | { token: unknown }>(fc.constant(sendBody), 'lenient').map(
+              tagged('send'),
+            ),
+          },
+        ),
+        async predicate(input, client, issued) {
+          if (input.operation === 'create') {
+            const exchange = await client.call('createTransaction', {
+              rawBody: input.text,
+              contentType: 'application/json',
+            });
+            const classifiedText = classifyText('create-transaction-body', input.valid, input.text, () => ({
+              pinned: pinnedValues(target),
+            }));
+            const read = (reading: Reading): AnswerContext => ({ read: bodyAsRead(undefined, '', reading) });
+            holdsAnswer(exchange, classified(creationRule(classifiedText), classifiedText, target.strict, read));
+            return;
+          }
+          // The issued token, spelled in JSON as the placeholder was (a string's quotes stay the text's own).
+          const token = JSON.stringify(issued.token);
+          const text = input.text.replace(/"@TOKEN@"|'@TOKEN@'|@TOKEN@/, (found) =>
+            found.startsWith("'") ? `'${token.slice(1, -1)}'` : found.startsWith('"') ? token : token.slice(1, -1),
+          );
+          const exchange = await client.call('sendTransaction', {
+            params: { mode: target.paymentMode },
+            rawBody: text,
+            contentType: 'application/json',
+          });
+          const classifiedText = classifyText('send-transaction-body', { token: issued.token }, text, (pointer) =>
+            pointer === '/token' ? { usable: namesToken(issued.token) } : {},
+          );
+          holdsAnswer(
+            exchange,
+            classified(sendRule(classifiedText), classifiedText, target.strict, () => ({ amount: issued.amount })),
+          );
         },
       });
     },

@@ -1,5 +1,6 @@
 package sandbox;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
@@ -18,7 +19,9 @@ public final class Main {
         System.setProperty("sun.net.httpserver.nodelay", "true");
 
         Config config = Config.fromEnvironment();
-        ObjectMapper mapper = new ObjectMapper(); // defaults left untouched
+        // Jackson's defaults, but one: a float is not truncated into an integer field (a fractional amount would be
+        // accepted as another amount).
+        ObjectMapper mapper = new ObjectMapper().configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false);
         Store store = new Store(config);
         Callbacks callbacks = new Callbacks(config.callbacks(), mapper);
         Service service = new Service(store, config, callbacks);
