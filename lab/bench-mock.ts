@@ -130,7 +130,7 @@ async function startReferenceMock(port: number): Promise<{ child: ChildProcess; 
 /**
  * A bare node:http server answering each scenario with the bytes the mock answered it (status,
  * Content-Type, body), read once from the mock: the ceiling of a Node server on this machine,
- * measured in the same run, so that the mock's figure reads as a ratio (issue 12: at least 70 %).
+ * measured in the same run, so that the mock's figure reads as a ratio (at least 70 %).
  * It reads every request body to its end, as a server must, and validates, stores and checks nothing.
  */
 async function startBareServer(

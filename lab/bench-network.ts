@@ -1,5 +1,5 @@
 /**
- * The figures of issue 20, for npm run bench: what a default run costs against a target that is
+ * The network figures of npm run bench: what a default run costs against a target that is
  * slow, that throttles, or that is broken, each as a ratio to what the target forces. Measured in
  * the bench's one run, on loopback, with the reference mock made slow (its latency fault) or put
  * behind lab/throttle-proxy.ts (an independent rate limiter: a token bucket, 429 with Retry-After):
@@ -33,7 +33,7 @@ import { startThrottleProxy, type ThrottleProxy } from './throttle-proxy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Generated requests of a default run with one request in flight per worker, 40 ms away (issue 20's figure). */
+/** Generated requests of a default run with one request in flight per worker, 40 ms away. */
 export const oneInFlightRequests = 6388;
 
 export interface NetworkRun {
@@ -198,7 +198,7 @@ export async function networkFigures(
       `  floor requests × 40 ms ÷ ${inFlight} in flight (${workers} workers × ${autoCeiling}) = ` +
         `${seconds(floorMs)}; wall / floor = ${(slow.wallMs / Math.max(1, floorMs)).toFixed(2)}`,
       `  the same cases without latency (PCS_SEED=${benchSeed}): ${count(reference)} generated requests; ` +
-        `one in flight, 40 ms away, sent ${count(oneInFlightRequests)} (issue 20, cut by the volume test's budget)`,
+        `one in flight, 40 ms away, sent ${count(oneInFlightRequests)} (cut by the volume test's budget)`,
       `  targets: within 40 s ${verdict(slow.wallMs <= 40_000)}; as many generated requests as without latency ` +
         `${verdict(slow.generatedRequests >= reference)}`,
     );

@@ -9,12 +9,12 @@
  *      the time of a generated request goes, by phase (support/reporting/request-costs.ts);
  *   3. the raw loopback ceiling: autocannon with one connection against the same mock
  *      (same code, started here), in the same bench run, and the generated rate over it;
- *   4. lab/bench-network.ts (issue 20): the default run against the mock made 40 ms slow, behind
+ *   4. lab/bench-network.ts: the default run against the mock made 40 ms slow, behind
  *      a token bucket of 400/s, 50 ms away behind 200/s, and broken by one defect, each as a ratio
  *      to what the target forces (the floor its latency or rate limit sets, the passing run);
  *   5. then lab/bench-mock.ts: the mock beside a bare node:http server serving the same JSON.
  *
- * Targets (issue 12): the default run in at most 8 s with at least 5,000 generated requests;
+ * Targets: the default run in at most 8 s with at least 5,000 generated requests;
  * generated requests per second (both workers) at least 40 % of the one-connection ceiling;
  * the mock at least 70 % of bare node:http. They are reported, not enforced: the exit code is
  * the conformance run's (0 when it passed).
@@ -256,7 +256,7 @@ async function main(): Promise<number> {
     );
   }
 
-  // Issue 20: against slow, throttling and broken targets, as ratios to what each forces.
+  // Against slow, throttling and broken targets, as ratios to what each forces.
   process.stdout.write('\nagainst slow, throttling and broken targets (lab/bench-network.ts):\n');
   const network = await networkFigures((line) => process.stdout.write(`  ${line}\n`));
   process.stdout.write(`${network.lines.join('\n')}\n`);
@@ -286,7 +286,7 @@ async function main(): Promise<number> {
     ...out.filter((line) => line !== ''),
     '```',
     '',
-    '## Against slow, throttling and broken targets (issue 20)',
+    '## Against slow, throttling and broken targets',
     '',
     'The default run against the reference mock made slow, put behind lab/throttle-proxy.ts, or broken by one',
     'defect (lab/bench-network.ts), each as a ratio to what the target forces.',

@@ -20,7 +20,7 @@
  * --quick runs the default run only (what CI gates on: no false positive on any stack), and does not
  * write docs/measured.
  *
- * --through SPEC (issue 20) puts each run behind lab/throttle-proxy.ts: the suite is given the
+ * --through SPEC puts each run behind lab/throttle-proxy.ts: the suite is given the
  * proxy's URL, and the proxy throttles or delays what it forwards to the server, as a gateway in front
  * of it would. SPEC is a comma-separated list of presets (bucket400: token bucket 400/s, burst 40,
  * Retry-After in seconds; sliding300-date: sliding window of 300 a second, Retry-After as an HTTP

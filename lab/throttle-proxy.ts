@@ -1,5 +1,5 @@
 /**
- * A throttling, slow reverse proxy (issue 20): put in front of a server, it makes that server
+ * A throttling, slow reverse proxy: put in front of a server, it makes that server
  * behave as one behind a rate-limiting gateway far away, so that the suite can be checked against
  * servers that throttle or answer slowly without rewriting them. Written with node:http alone, from
  * the description of the issue (not from mock/faults.ts): an independent implementation of rate
@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 
 export class ThrottleSpecError extends Error {}
 
-/** Named specs: the cases issue 20 names (lab/independent-servers.ts --through NAME). */
+/** Named specs: the cases the network figures use (lab/independent-servers.ts --through NAME). */
 export const throttlePresets: Readonly<Record<string, string>> = {
   bucket400: 'bucket=400/40,retry-after=seconds',
   'sliding300-date': 'sliding=300/1000,retry-after=date',

@@ -5,8 +5,8 @@
  * (PCS_RETRIES), connection resets and timeouts retried with backoff and jitter for
  * requests that are safe to repeat, and an unreachable target (refused, DNS, TLS)
  * reported at once. None of these is a conformance verdict: they end in a TransportError
- * whose message starts with "target unavailable:" or "rate limited:" (the prefixes of
- * .work/contracts-between-parts.md) and append one line to the run's marker file.
+ * whose message starts with "target unavailable:" or "rate limited:" (the prefixes
+ * docs/reference/reports.md lists) and append one line to the run's marker file.
  *
  * The sending itself is a Sender function, so that the policy here is tested without
  * Playwright's test runner (tests/unit/transport.test.ts) and reused by global setup.

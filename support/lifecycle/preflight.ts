@@ -6,7 +6,7 @@
  * instead of failing every test the same way.
  *
  * Two answers are a mistake of the configuration rather than a verdict, and would otherwise
- * cost minutes and thousands of lines of failures (issue 21, item 3); each is checked with a
+ * cost minutes and thousands of lines of failures; each is checked with a
  * few more reads, only when the first one calls for it:
  * - the key refused with 401 on the configured currency and balance: a wrong key;
  * - 404 for the configured currency and balance, and 404 again for a read without a key,

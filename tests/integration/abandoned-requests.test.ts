@@ -1,5 +1,5 @@
 /**
- * A request the suite abandons itself is not a fault of the target (issue 13, item 2): a
+ * A request the suite abandons itself is not a fault of the target: a
  * property stopped by its time budget leaves its last case's request on the wire, and
  * closing the keep-alive client must neither reset it into a "target unavailable" failure
  * nor write the marker file that makes the run exit 3.

@@ -1,6 +1,6 @@
 /**
  * On a one-defect run (a server that echoes amount + 1), the Allure results agree with the
- * conformance matrix (issue 21, item 7): the rules whose stories are red are the rules the
+ * conformance matrix: the rules whose stories are red are the rules the
  * matrix marks ❌, the failed results are the failed tests, and an amount echoed wrong is
  * categorised "Non-conformance: value", not "schema".
  *

@@ -2,7 +2,7 @@
  * Cleanup (support/lifecycle/cleanup.ts, global teardown in support/lifecycle/global-setup.ts): the run ledger,
  * an interrupted run (SIGINT while a test is between creating and deleting a customer)
  * that still leaves no customer behind on the target, a terminated one (SIGTERM to the
- * command or to its whole process group, the command killed outright: issue 13, item 3),
+ * command or to its whole process group, the command killed outright),
  * and the leftovers of a run killed before its teardown, which the next run deletes or
  * reports instead of forgetting them.
  *
@@ -148,7 +148,7 @@ describe('run ledger', () => {
       assert.deepEqual([...store.customers.keys()], [keep.id], 'only the customer the run did not create remains');
       assert.deepEqual(leftoverCustomers(file), []);
       assert.match(cleanupSummary(result) ?? '', /deleted 3 customer\(s\): 3 this run created; 1 already gone/);
-      // Issue 21, item 9: whose customers they were.
+      // Whose customers they were.
       assert.match(
         cleanupSummary(result, 1) ?? '',
         /deleted 3 customer\(s\): 2 this run created, 1 left by an earlier run/,
@@ -654,7 +654,7 @@ describe('a terminated run (SIGTERM, a killed command) cleans up like Ctrl-C', (
     }
   });
 
-  test('SIGTERM to the runner alone: teardown runs, the command exits 143, not 130 (issue 21, item 4)', {
+  test('SIGTERM to the runner alone: teardown runs, the command exits 143, not 130', {
     timeout: 180_000,
   }, async () => {
     const mock = await startMockServer({ host: '127.0.0.1', port: 0, faults });

@@ -134,7 +134,7 @@ test('--documented-only selects @documented, combined with --grep by lookahead',
   assert.deepEqual(args.slice(3), ['--grep', '@documented', '--shard', '2/3', '--reporter', 'json']);
 });
 
-test('--operation selects every test that calls the operation, property tests included (issue 21, item 8)', () => {
+test('--operation selects every test that calls the operation, property tests included', () => {
   const pattern = new RegExp(grepPattern(undefined, false, parseOperations(['getBalance']))!);
   const file = 'conformance balances-and-currencies.spec.ts ';
   // An operation's own rules select its stateful and property tests, whatever their titles say.
@@ -218,7 +218,7 @@ function oneLine(stderr: string): string {
   return lines[0]!;
 }
 
-describe('bad configuration: one line and exit 2, before Playwright starts (issue 13, item 5)', () => {
+describe('bad configuration: one line and exit 2, before Playwright starts', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'pcs-cli-'));
   after(() => rmSync(scratch, { recursive: true, force: true }));
   // Nothing must run: a target that does not exist makes any attempt to run visible (exit 3), not a pass.
@@ -274,7 +274,7 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
       /^collect-conformance: --second-balance-id: must be a positive integer, got "0"$/,
     ],
     [
-      '-- --shard 3/2 (issue 21, item 4: Playwright prints 11 lines and exits 1)',
+      '-- --shard 3/2 (Playwright alone prints 11 lines and exits 1)',
       ['--', '--shard', '3/2'],
       {},
       /^collect-conformance: --shard after --: must satisfy 1 <= i <= n, got 3\/2$/,
@@ -316,7 +316,7 @@ describe('bad configuration: one line and exit 2, before Playwright starts (issu
     });
   }
 
-  test('a missing target is not a pass: empty variables, a key alone, a mistyped name (issue 21, item 2)', () => {
+  test('a missing target is not a pass: empty variables, a key alone, a mistyped name', () => {
     const fresh = mkdtempSync(join(scratch, 'fresh-'));
     const inFresh = (env: Record<string, string>, dotEnv?: string) => {
       if (dotEnv !== undefined) writeFileSync(join(fresh, '.env'), dotEnv);

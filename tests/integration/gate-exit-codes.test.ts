@@ -1,5 +1,5 @@
 /**
- * The exit code a CI gate reads, from the command run as a user runs it (issue 21, item 1):
+ * The exit code a CI gate reads, from the command run as a user runs it:
  * against a target that breaks a rule and also answers a few 503s, the run exits 1
  * (non-conformance), not 3 (target unavailable). A wrong key or a wrong host is told apart by
  * the preflight in seconds (item 3): exit 2, one line.

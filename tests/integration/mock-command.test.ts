@@ -1,5 +1,5 @@
 /**
- * `collect-conformance mock` stops when told to (issue 21, item 4): on SIGTERM, and when the
+ * `collect-conformance mock` stops when told to: on SIGTERM, and when the
  * process that started it disappears without passing the signal on (npx exits on SIGTERM
  * and left the mock serving under init).
  *

@@ -1,5 +1,5 @@
 /**
- * The reference mock under hostile input (issue: memory through large records, deep nesting,
+ * The reference mock under hostile input (memory through large records, deep nesting,
  * slow clients, parser errors without the mock's header and shape), and the outcomes it gives
  * payment intents. Each test fails on the mock as it was before the fix it covers.
  */

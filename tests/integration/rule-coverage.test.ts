@@ -96,7 +96,7 @@ test('every documented operation is exercised by some test', () => {
   }
 });
 
-test('test titles read right: no "an" before a consonant ("an non-numeric"; issue 21, item 9)', () => {
+test('test titles read right: no "an" before a consonant ("an non-numeric")', () => {
   const wrong = specs.map((spec) => spec.title).filter((title) => /\ban (?![aeiouhAEIOUH])/.test(title));
   assert.deepEqual(wrong, []);
 });

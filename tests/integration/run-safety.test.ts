@@ -207,7 +207,7 @@ describe('before and during the run', () => {
     }
   });
 
-  test('transport faults never read as broken rules in the matrix and the coverage (issue 13, item 4)', {
+  test('transport faults never read as broken rules in the matrix and the coverage', {
     timeout: 240_000,
   }, async () => {
     // Every fourth request answered 503: creations are not repeated (target unavailable), reads are retried.

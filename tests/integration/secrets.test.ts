@@ -9,7 +9,7 @@
  * lower case, URL-encoded, JSON-escaped and base64 (at every alignment, so that
  * base64("canary:") or a Basic credential is found too). Zero occurrences.
  *
- * Also (issue 13, item 1): a target that echoes the key back in each of those encodings (in
+ * Also: a target that echoes the key back in each of those encodings (in
  * headers and bodies, so in every attachment); a run with Playwright's DEBUG=pw:* logging on;
  * and runs with NODE_DEBUG, whose output would print the key, which refuse to start.
  *
@@ -328,7 +328,7 @@ async function echoingProxy(upstream: string): Promise<{ server: Server; baseUrl
   return { server, baseUrl: `http://127.0.0.1:${port}${origin.pathname}` };
 }
 
-describe('the key in other forms and under debug output (issue 13, item 1)', () => {
+describe('the key in other forms and under debug output', () => {
   test('a target that echoes the key URL-encoded, JSON- and HTML-escaped, in base64 and base64url: zero occurrences', {
     timeout: 240_000,
   }, async () => {
@@ -392,7 +392,7 @@ describe('the key in other forms and under debug output (issue 13, item 1)', () 
     'NODE_DEBUG_NATIVE, and NODE_OPTIONS flags that write the key';
   test(debugVariablesTitle, () => {
     assert.deepEqual(leakingOptionsIn('--max-old-space-size=4096 --import=file:///x/tsx/esm/index.mjs'), []);
-    // A debugger attached through the inspector reads the key (issue 21, item 4).
+    // A debugger attached through the inspector reads the key.
     assert.deepEqual(leakingOptionsIn('--inspect --inspect-brk=0 --inspect_port=9230 --inspect-wait --debug-port=1'), [
       '--inspect',
       '--inspect-brk',

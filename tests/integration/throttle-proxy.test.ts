@@ -1,5 +1,5 @@
 /**
- * The throttling proxy of issue 20 (lab/throttle-proxy.ts), on 127.0.0.1: its limiters on a clock
+ * The throttling proxy (lab/throttle-proxy.ts), on 127.0.0.1: its limiters on a clock
  * the test drives (a token bucket lets BURST through at once, then RATE a second; a sliding window
  * never lets more than N through in any window; a fixed window resets at its boundaries), and the
  * proxy itself in front of a small upstream: Retry-After as seconds or an HTTP date, the RateLimit

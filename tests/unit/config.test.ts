@@ -48,7 +48,7 @@ const wrong: Array<[string, Record<string, string>, RegExp]> = [
   ],
   ['key missing with a base URL', { PCS_BASE_URL: base.PCS_BASE_URL }, /^PCS_SECRET_KEY: is required/],
   [
-    'key without a base URL (issue 21, item 2)',
+    'key without a base URL',
     { PCS_SECRET_KEY: base.PCS_SECRET_KEY },
     /^PCS_SECRET_KEY: is set but PCS_BASE_URL is not: the run would test the embedded mock/,
   ],
@@ -98,7 +98,7 @@ test('looksLive reads the words of host and path, not substrings of other words'
   assert.equal(looksLive('http://127.0.0.1:4010/v1'), false);
 });
 
-describe('PCS_* names: set but empty, or unknown, is a configuration error (issue 21, item 2)', () => {
+describe('PCS_* names: set but empty, or unknown, is a configuration error', () => {
   const refused = (env: Record<string, string>, message: RegExp) =>
     assert.throws(
       () => checkVariableNames(env),

@@ -1,7 +1,7 @@
 /**
  * The exit code of a finished run (cli/run-exit-code.ts) for every mix of outcomes: a
  * non-conformance wins over an unavailable or rate-limited target and over skipped tests
- * (issue 21, item 1); configuration errors and signals come first.
+ *; configuration errors and signals come first.
  *
  *   node --import tsx --test tests/unit/exit-codes.test.ts
  */

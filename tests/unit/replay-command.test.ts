@@ -1,5 +1,5 @@
 /**
- * The replay line and the curl lines work where they are printed (issue 21, item 6): the
+ * The replay line and the curl lines work where they are printed: the
  * user's own command with seed, path and title added; the key read from the variable the
  * user chose.
  *
