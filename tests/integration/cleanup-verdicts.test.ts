@@ -52,7 +52,7 @@ test('a 5xx met by the cleanup fails the run (exit 1), naming CUSTOMER-DELETE-20
   const summary = result.stdout.trimEnd().split('\n').slice(-6).join('\n');
   assert.match(
     summary,
-    /^ {2}❌ CUSTOMER-DELETE-204 \(documented\) deleteCustomer: status: expected not a 5xx/m,
+    /^ {2}❌ cause [0-9a-f]{8}: answers 500 where not a 5xx is owed — on deleteCustomer; breaks CUSTOMER-DELETE-204/m,
     summary,
   );
 });
