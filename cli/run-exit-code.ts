@@ -14,7 +14,8 @@
  * ...), did not report on the target: that is the tool's own failure (4), not a verdict. A runner
  * exit of 1 stays a failed run, decided by the reports.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { markerFileName } from '../support/http/transport.ts';
 import { ExitCode } from './exit-codes.ts';
@@ -91,10 +92,26 @@ const reportFiles = [
 
 /**
  * Removes what an earlier run in the same output directory left, so that only this run's files are read, and so
- * that a run stopped before its reports (a configuration error, a signal) leaves no mix of two runs' reports.
+ * that a run stopped before its reports (a configuration error, a signal) leaves no mix of two runs' reports. Each
+ * is moved out of the way at once and deleted while the run starts (an earlier run's Allure results are thousands
+ * of files): await the promise before the command ends.
  */
-export function forgetEarlierVerdicts(outputDir: string): void {
-  for (const name of [...reportFiles, markerFileName]) rmSync(join(outputDir, name), { recursive: true, force: true });
+export function forgetEarlierVerdicts(outputDir: string): Promise<void> {
+  const removals: Array<Promise<void>> = [];
+  for (const name of [...reportFiles, markerFileName]) {
+    const path = join(outputDir, name);
+    const forgotten = `${path}.forgotten-${process.pid}`;
+    try {
+      renameSync(path, forgotten);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      // Not movable (another device, a busy directory): removed here and now.
+      rmSync(path, { recursive: true, force: true });
+      continue;
+    }
+    removals.push(rm(forgotten, { recursive: true, force: true, maxRetries: 3 }).catch(() => {}));
+  }
+  return Promise.all(removals).then(() => {});
 }
 
 /** True when this run's rule coverage holds a failed rule; false when it has none or was not written. */

@@ -160,13 +160,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   const outputDir = env.PCS_OUTPUT_DIR!;
   // A listing runs nothing: it keeps the last run's reports.
-  if (flags.get(settings.list.flag.name) !== true) forgetEarlierVerdicts(outputDir);
+  const forgotten = flags.get(settings.list.flag.name) !== true ? forgetEarlierVerdicts(outputDir) : Promise.resolve();
   await chooseWorkers(env);
   const { code, stoppedBy, killedBy, pid, notStarted } = await runPlaywright(
     process.execPath,
     [...profilerArguments(env), playwrightCli(), ...playwrightArguments(flags, rest, env)],
     env,
   );
+  await forgotten;
   // After a newline: the console reporter may have been in the middle of a line of dots.
   if (killedBy !== null && stoppedBy === null) process.stderr.write(`\n${killedRunnerLine(killedBy, pid)}\n`);
   return decideExitCode({

@@ -96,7 +96,7 @@ export async function runShard(argv: string[], env: NodeJS.ProcessEnv = process.
   // A blob report from an earlier run in the same folder would be merged as if it were a shard of this one.
   rmSync(blobDir, { recursive: true, force: true });
   const outputDir = resolve(outputRootOf(env));
-  forgetEarlierVerdicts(outputDir);
+  await forgetEarlierVerdicts(outputDir);
   const runner = await run(
     process.execPath,
     [playwrightCli, 'test', '--config', playwrightConfig, `--shard=${shard.index}/${shard.total}`, ...args],

@@ -101,6 +101,21 @@ function assertSupported(schema: JSONSchema, pointer: string): void {
   }
 }
 
+/**
+ * The strings a pattern matches, built once per pattern: fast-check compiles a pattern into an arbitrary at a cost
+ * that grows with it (the safe layer's URL pattern takes a good part of a second), and properties build the same
+ * bodies' arbitraries for every case.
+ */
+const matchingArbitraries = new Map<string, fc.Arbitrary<string>>();
+function matching(source: string, flags = ''): fc.Arbitrary<string> {
+  let arbitrary = matchingArbitraries.get(`${flags}/${source}`);
+  if (arbitrary === undefined) {
+    arbitrary = fc.stringMatching(new RegExp(source, flags));
+    matchingArbitraries.set(`${flags}/${source}`, arbitrary);
+  }
+  return arbitrary;
+}
+
 function typesOf(schema: JSONSchema): JSONSchemaType[] {
   if (schema.type === undefined)
     throw new Error('arbitraries: a schema without type (and without $ref/const/enum) is not supported');
@@ -179,7 +194,7 @@ function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
       break;
     case 'uri':
       // A pattern the layers give the URL (its safe shape) generates it; a bare format, any web URL.
-      base = pattern ? fc.stringMatching(new RegExp(schema.pattern!)) : webUrl;
+      base = pattern ? matching(schema.pattern!) : webUrl;
       break;
     case 'email':
       base = plainEmail;
@@ -188,7 +203,7 @@ function stringArbitrary(schema: JSONSchema): fc.Arbitrary<string> {
       // Printable ASCII: what forms send. Wider text (Unicode, controls, white space at the ends)
       // is an edge of the reference's range, judged as "accept or refuse" by the boundary properties.
       base = pattern
-        ? fc.stringMatching(pattern)
+        ? matching(pattern.source, pattern.flags)
         : fc.string({ unit: 'grapheme-ascii', minLength, maxLength: maxLength ?? 24 });
       break;
     default:

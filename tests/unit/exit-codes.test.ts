@@ -46,7 +46,7 @@ test('a signal that reached the runner alone keeps its code; a runner killed out
   assert.equal(exitCodeOfRun({ ...finished, runnerCode: 137, runnerKilledBy: 'SIGKILL', nonConformance: true }), 137);
 });
 
-test("the rule coverage of this run is read; an earlier run's files are forgotten first", () => {
+test("the rule coverage of this run is read; an earlier run's files are forgotten first", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pcs-exit-'));
   try {
     assert.equal(nonConformanceRecorded(dir), false, 'no coverage: the runner decides');
@@ -55,7 +55,7 @@ test("the rule coverage of this run is read; an earlier run's files are forgotte
     writeFileSync(join(dir, 'rule-coverage.json'), JSON.stringify({ totals: { fail: 2, unavailable: 3 } }));
     assert.equal(nonConformanceRecorded(dir), true);
     writeFileSync(join(dir, 'target-unavailable.txt'), 'x\n');
-    forgetEarlierVerdicts(dir);
+    await forgetEarlierVerdicts(dir);
     assert.equal(existsSync(join(dir, 'rule-coverage.json')), false);
     assert.equal(existsSync(join(dir, 'target-unavailable.txt')), false);
   } finally {
