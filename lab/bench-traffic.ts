@@ -19,6 +19,11 @@
  * their own; the proxy runs in this one, so that a hook is a plain function (runTrafficBench takes
  * them: the judge can be measured the same way) and this process's memory is the proxy's.
  */
+import { defaultSandboxKey } from '../mock/app.ts';
+import { pinnedValues } from '../support/generation/arbitraries.ts';
+import { trafficOfCaptured } from '../support/traffic/captured-traffic.ts';
+import { TrafficJudge } from '../support/traffic/judge.ts';
+import { TrafficCollector } from '../support/traffic/traffic-collector.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request, Agent } from 'node:http';
@@ -65,6 +70,30 @@ export function workingHook(): NamedHook {
   };
 }
 
+/**
+ * The traffic judge itself, as `collect-conformance proxy` runs it: each exchange converted, judged by the registered
+ * rules against what earlier ones showed, and gathered for the reports. Its keys are the reference mock's.
+ */
+export function judgeHook(): NamedHook {
+  const judge = new TrafficJudge({
+    keys: { first: defaultSandboxKey, second: null },
+    keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
+    settings: { strict: false, clockToleranceSeconds: 300, earliestMs: Date.now() },
+    documentedOnly: false,
+    paymentMode: 'mtn',
+    balanceIds: { first: 1, second: null },
+    currencyId: 1,
+    pinned: pinnedValues({ currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ' }),
+    credentialsRecorded: true,
+  });
+  const collected = new TrafficCollector();
+  let order = 0;
+  return {
+    name: 'the traffic judge',
+    hook: (exchange) => collected.add(judge.judge(trafficOfCaptured(exchange, order++))),
+  };
+}
+
 /** Slower than the traffic: each exchange waits about a millisecond, so the queue in front of it fills. */
 export const slowHook: NamedHook = {
   name: 'slow hook (1 ms each)',
@@ -90,7 +119,7 @@ export const defaultTrafficBenchOptions = (): TrafficBenchOptions => ({
   connections: 16,
   seconds: 5,
   longSeconds: 30,
-  hooks: [noOpHook, workingHook()],
+  hooks: [noOpHook, workingHook(), judgeHook()],
   longHook: slowHook,
 });
 

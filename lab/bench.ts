@@ -12,7 +12,10 @@
  *   4. lab/bench-network.ts: the default run against the mock made 40 ms slow, behind
  *      a token bucket of 400/s, 50 ms away behind 200/s, and broken by one defect, each as a ratio
  *      to what the target forces (the floor its latency or rate limit sets, the passing run);
- *   5. then lab/bench-mock.ts: the mock beside a bare node:http server serving the same JSON.
+ *   5. then lab/bench-mock.ts: the mock beside a bare node:http server serving the same JSON;
+ *   6. what judging a client's traffic costs: the forwarding proxy with the traffic judge on loopback (the
+ *      round trip it adds, the exchanges a second it forwards, its memory over a long run: lab/bench-traffic.ts),
+ *      and `collect-conformance judge` on a 100 MB HAR (lab/bench-har.ts).
  *
  * Targets: the default run in at most 8 s with at least 5,000 generated requests;
  * generated requests per second (both workers) at least 40 % of the one-connection ceiling;
@@ -30,6 +33,8 @@ import type { RunTiming } from '../reporters/run-timing.ts';
 import { benchCreationBody, mockVersusBare, ratioLines } from './bench-mock.ts';
 import { writeMeasured } from './measured.ts';
 import { networkFigures } from './bench-network.ts';
+import { defaultTrafficBenchOptions, judgeHook, runTrafficBench, trafficBenchTables } from './bench-traffic.ts';
+import { harFigureLines, harFigures } from './bench-har.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outputDir = resolve(root, process.env.PCS_OUTPUT_DIR ?? 'reports');
@@ -272,6 +277,17 @@ async function main(): Promise<number> {
     `target: the mock ≥ 70 % of bare node:http ${verdict(lowest >= 0.7)} ` + `(lowest: ${Math.round(lowest * 100)} %)`;
   process.stdout.write(`${mockTarget}\n`);
 
+  // What judging a client's traffic costs: the proxy on loopback with the real judge, and a 100 MB HAR.
+  process.stdout.write('\nthe forwarding proxy and the traffic judge (lab/bench-traffic.ts, lab/bench-har.ts):\n');
+  const traffic = await runTrafficBench(
+    { ...defaultTrafficBenchOptions(), upstream: 'mock', hooks: [judgeHook()], longSeconds: 15 },
+    (line) => process.stdout.write(`  ${line}\n`),
+  );
+  const trafficTables = trafficBenchTables(traffic);
+  process.stdout.write(`${trafficTables}\n`);
+  const har = harFigureLines(await harFigures(100, (line) => process.stdout.write(`  ${line}\n`)));
+  process.stdout.write(`${har.join('\n')}\n`);
+
   // The same figures as the page the docs link to (docs/measured/bench.md).
   const settings = Object.entries(process.env)
     .filter(([name]) => name.startsWith('PCS_') && name !== 'PCS_BASE_URL' && name !== 'PCS_SECRET_KEY')
@@ -303,6 +319,17 @@ async function main(): Promise<number> {
     ...ratioLines(ratios),
     '',
     mockTarget,
+    '',
+    "## Judging a client's traffic",
+    '',
+    '`collect-conformance proxy` on loopback, judging with the traffic judge itself (lab/bench-traffic.ts), ',
+    'and `collect-conformance judge` on a 100 MB HAR of real traffic (lab/bench-har.ts).',
+    '',
+    trafficTables,
+    '',
+    '```text',
+    ...har,
+    '```',
     ...(conformance.code !== 0 ? ['', failed] : []),
   ];
   process.stdout.write(`bench: wrote ${writeMeasured({ name: 'bench', body })}\n`);
