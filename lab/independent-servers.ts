@@ -16,6 +16,10 @@
  * ${PCS_OUTPUT_DIR:-reports}/independent/independent-servers.md; exits 1 when an expectation fails.
  *
  *   npx tsx lab/independent-servers.ts [--only go,python-fastapi,php,express-zod] [--skip-missing] [--quick]
+ *                                      [--seeds N]
+ *
+ * --seeds N adds N - 1 default runs per server, each with a random seed of its own (printed in the table), each of
+ * which must pass: a false positive that one seed in five shows is still a false positive.
  *
  * --quick runs the default run only (what CI gates on: no false positive on any stack), and does not
  * write docs/measured.
@@ -37,6 +41,7 @@
  * own lockfiles (npm ci).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -202,6 +207,8 @@ interface Options {
   quick: boolean;
   /** The proxies each run goes through, one after the other (--through); empty: straight to the server. */
   through: Through[];
+  /** Default runs per server, each with a seed of its own (--seeds): a false positive one seed in five shows counts. */
+  seeds: number;
 }
 
 interface Through {
@@ -244,19 +251,27 @@ function parseArgs(argv: string[]): Options {
     skipped: false,
     quick: false,
     through: [],
+    seeds: 1,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--skip-missing') options.skipMissing = true;
     else if (arg === '--quick') options.quick = true;
     else if (arg === '--through') options.through.push(...parseThrough(argv[++i] ?? ''));
-    else if (arg === '--only') {
+    else if (arg === '--seeds') {
+      const count = Number(argv[++i]);
+      if (!Number.isInteger(count) || count < 1 || count > 20) throw new UsageError('--seeds: a number from 1 to 20');
+      options.seeds = count;
+    } else if (arg === '--only') {
       const names = (argv[++i] ?? '').split(',').filter(Boolean);
       const unknown = names.filter((name) => !stacks.some((stack) => stack.name === name));
       if (names.length === 0 || unknown.length > 0)
         throw new UsageError(`--only: name servers among ${stacks.map((stack) => stack.name).join(', ')}`);
       options.only = names;
-    } else throw new UsageError(`unknown argument ${arg} (use --only NAMES, --skip-missing, --quick, --through SPEC)`);
+    } else
+      throw new UsageError(
+        `unknown argument ${arg} (use --only NAMES, --skip-missing, --quick, --seeds N, --through SPEC)`,
+      );
   }
   return options;
 }
@@ -454,6 +469,7 @@ async function measureStack(
   scratch: string,
   quick: boolean,
   through?: Through,
+  seeds = 1,
 ): Promise<Row[]> {
   const dir = join(serversDir, stack.name);
   const command = stack.prepare(dir, scratch);
@@ -472,6 +488,23 @@ async function measureStack(
   const throughPart = through === undefined ? '' : `${through.name.replace(/[^A-Za-z0-9-]+/g, '_')}-`;
   const out = (name: string): string => join(outputRoot, `${stack.name}-${throughPart}${name}`);
 
+  // Further default runs on seeds of their own: each must pass as the first does.
+  for (let extra = 1; extra < seeds; extra++) {
+    const seed = String(randomInt(1, 2 ** 31));
+    const run = await withServer('', (server) =>
+      suite(server, stack.keys, out(`default-seed-${seed}`), ['--reporter', 'dot', '--seed', seed], through),
+    );
+    rows.push({
+      server: stack.name,
+      ...proxyColumns(run),
+      run: `default, seed ${seed}`,
+      expected: 'exit 0',
+      outcome:
+        `exit ${run.code} in ${run.seconds.toFixed(0)} s` +
+        (run.failedRules.length > 0 ? `; failed: ${run.failedRules.join(', ')}` : ''),
+      ok: run.code === 0,
+    });
+  }
   const conforming = await withServer('', async (server) => ({
     normal: await suite(server, stack.keys, out('default'), ['--reporter', 'dot'], through),
     strict: quick
@@ -591,7 +624,7 @@ async function main(): Promise<number> {
     for (const through of options.through.length > 0 ? options.through : [undefined]) {
       const via = through === undefined ? '' : ` through ${through.name} (${through.spec})`;
       process.stdout.write(`independent: ${stack.name}${via} ...\n`);
-      const stackRows = await measureStack(stack, outputRoot, scratch, options.quick, through);
+      const stackRows = await measureStack(stack, outputRoot, scratch, options.quick, through, options.seeds);
       for (const row of stackRows)
         process.stdout.write(
           `  ${row.ok ? '✅' : '❌'} ${row.run}: ${row.outcome} (expected ${row.expected})` +
