@@ -72,7 +72,6 @@ export async function judge(argv: string[]): Promise<number> {
     collected.add(trafficJudge.judge(pending[index]!));
     pending[index] = undefined;
   }
-  const judged = collected.exchanges;
   const origin = positionals.map((file) => basename(file)).join(', ');
   const report = reportTraffic(collected, {
     outputDir: options.outputDir,
@@ -87,7 +86,7 @@ export async function judge(argv: string[]): Promise<number> {
     origin,
     skipped: traffic.skipped,
     credentialsRecorded: traffic.credentialsRecorded,
-    notes: [`${judged.length} exchange(s) judged from ${positionals.length} HAR file(s)`],
+    notes: [`${collected.exchanges} exchange(s) judged from ${positionals.length} HAR file(s)`],
   });
   if (report.reports.warning !== null) process.stdout.write(`${report.reports.warning}\n`);
   process.stdout.write(`${report.summary.join('\n')}\n`);

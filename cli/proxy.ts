@@ -23,18 +23,14 @@ import { readSetting } from '../support/lifecycle/read-setting.ts';
 import { settings } from '../support/lifecycle/settings.ts';
 import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
 import { redact } from '../support/http/redact.ts';
-import { isUndecided } from '../support/judgment/verdict-record.ts';
-import { trafficOfCaptured } from '../support/traffic/captured-traffic.ts';
 import {
   startForwardingProxy,
   type CapturedExchange,
   type ProxyEvent,
   type RunningForwardingProxy,
 } from '../support/traffic/forwarding-proxy.ts';
-import { TrafficJudge, type JudgedExchange } from '../support/traffic/judge.ts';
-import { reportTraffic } from '../support/traffic/traffic-report.ts';
-import { TrafficCollector } from '../support/traffic/traffic-collector.ts';
 import { parseUpstream } from '../support/traffic/upstream.ts';
+import { WorkerJudge } from '../support/traffic/worker-judge.ts';
 import { parseArgs } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
 import { environmentFromFlags } from './run-flags.ts';
@@ -147,10 +143,7 @@ export async function proxy(argv: string[]): Promise<number> {
   const env = environmentFromFlags(flags, process.env);
   let upstream: Upstream;
   let running: RunningForwardingProxy;
-  const collected = new TrafficCollector();
-  // A 429 or a gateway's 502/503/504 seen: undecided exchanges, so the upstream was (in part) unavailable.
-  let undecided = false;
-  let judge: TrafficJudge;
+  let judge: WorkerJudge | undefined;
   let options;
   const upstreamFailures: Array<Extract<ProxyEvent, { kind: 'upstream-error' }>> = [];
   try {
@@ -158,37 +151,26 @@ export async function proxy(argv: string[]): Promise<number> {
     upstream = await upstreamOf(flags.get('upstream') as string | undefined, env);
     options = trafficSettingsOf(env, flags);
     const basePath = new URL(upstream.baseUrl).pathname.replace(/\/+$/, '');
-    judge = new TrafficJudge({
+    // Judged in a worker thread: the forwarding keeps the CPU time the traffic needs.
+    const judging = new WorkerJudge({
       ...options.judge,
       settings: { ...options.judge.settings, earliestMs: Date.now() },
       credentialsRecorded: true,
       basePath,
     });
-    let order = 0;
-    const judgeOne = (captured: CapturedExchange): JudgedExchange => {
-      const result = judge.judge(trafficOfCaptured(captured, order++));
-      if (result.records.some(isUndecided)) undecided = true;
-      collected.add(result);
-      return result;
-    };
+    judge = judging;
     const withHeader = flags.get('violations-header') === true;
     running = await startForwardingProxy({
       upstream: upstream.baseUrl,
       port: Number(flags.get('port') ?? 0),
       ...(withHeader
         ? {
-            inspect: (captured: CapturedExchange) => {
-              const broken = [
-                ...new Set(
-                  judgeOne(captured)
-                    .records.filter((r) => r.kind === 'broken')
-                    .map((r) => r.rule),
-                ),
-              ];
+            inspect: async (captured: CapturedExchange) => {
+              const broken = await judging.inspect(captured);
               return broken.length === 0 ? undefined : [[violationsHeader, broken.join(', ')] as const];
             },
           }
-        : { onExchange: (captured: CapturedExchange) => void judgeOne(captured) }),
+        : { onExchange: (captured: CapturedExchange) => judging.judge(captured) }),
       onEvent: (event) => {
         if (event.kind !== 'upstream-error') return;
         if (upstreamFailures.length === 0) process.stderr.write(`${upstreamErrorLine(event, upstream.baseUrl)}\n`);
@@ -196,6 +178,7 @@ export async function proxy(argv: string[]): Promise<number> {
       },
     });
   } catch (error) {
+    await judge?.close();
     if (error instanceof ConfigError) {
       process.stderr.write(`collect-conformance: configuration error: ${error.message}\n`);
       return ExitCode.usage;
@@ -222,27 +205,29 @@ export async function proxy(argv: string[]): Promise<number> {
   await running.close();
   await upstream.close();
   if (outcome !== undefined && 'error' in outcome) {
+    await judge.close();
     process.stderr.write(`collect-conformance: proxy: ${outcome.error}\n`);
     return ExitCode.usage;
   }
   const stats = running.stats();
 
-  const judged = collected.exchanges;
-  const report = reportTraffic(collected, {
-    outputDir: options.outputDir,
-    allureResultsDir: options.allureResultsDir,
-    header: {
-      target: `traffic through the proxy to ${shownUpstream}`,
-      environment: 'proxied',
-      runId: options.runId,
-      finishedAt: new Date().toISOString(),
-      traffic: true,
+  const report = await judge.report({
+    ...(stoppedBy ? { stoppedBy } : {}),
+    options: {
+      outputDir: options.outputDir,
+      allureResultsDir: options.allureResultsDir,
+      header: {
+        target: `traffic through the proxy to ${shownUpstream}`,
+        environment: 'proxied',
+        runId: options.runId,
+        finishedAt: new Date().toISOString(),
+        traffic: true,
+      },
+      origin: 'proxy',
+      skipped: [],
+      credentialsRecorded: true,
     },
-    origin: 'proxy',
-    skipped: [],
-    credentialsRecorded: true,
     notes: [
-      `${judged.length} exchange(s) judged through the proxy${stoppedBy ? ` (stopped by ${stoppedBy})` : ''}`,
       ...(outcome === undefined ? [] : [commandLine(outcome, command)]),
       ...(stats.badGateway > 0 || upstreamFailures.length > 0
         ? [`upstream failures: ${upstreamFailures.length} (${stats.badGateway} answered 502 by the proxy)`]
@@ -255,12 +240,12 @@ export async function proxy(argv: string[]): Promise<number> {
         : []),
     ],
   });
-  if (report.reports.warning !== null) process.stdout.write(`${report.reports.warning}\n`);
+  if (report.warning !== null) process.stdout.write(`${report.warning}\n`);
   process.stdout.write(`${report.summary.join('\n')}\n`);
   if (report.serverFindings > 0) return ExitCode.nonConformance;
   if (options.failOnClient && report.clientFindings > 0) return ExitCode.nonConformance;
   if (flags.get('fail-on-command') === true && outcome !== undefined && commandFailed(outcome))
     return ExitCode.nonConformance;
-  if (upstreamFailures.length > 0 || undecided) return ExitCode.unavailable;
+  if (upstreamFailures.length > 0 || report.undecided) return ExitCode.unavailable;
   return ExitCode.pass;
 }

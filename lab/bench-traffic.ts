@@ -21,9 +21,7 @@
  */
 import { defaultSandboxKey } from '../mock/app.ts';
 import { pinnedValues } from '../support/generation/arbitraries.ts';
-import { trafficOfCaptured } from '../support/traffic/captured-traffic.ts';
-import { TrafficJudge } from '../support/traffic/judge.ts';
-import { TrafficCollector } from '../support/traffic/traffic-collector.ts';
+import { WorkerJudge } from '../support/traffic/worker-judge.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request, Agent } from 'node:http';
@@ -40,6 +38,8 @@ const autocannonBin = resolve(root, 'node_modules/autocannon/autocannon.js');
 export interface NamedHook {
   name: string;
   hook: ExchangeHook;
+  /** Ends what the hook started (a worker), after the proxy it served closed. */
+  close?: () => Promise<void>;
 }
 
 /** Does nothing: what capturing and queueing alone cost. */
@@ -71,26 +71,37 @@ export function workingHook(): NamedHook {
 }
 
 /**
- * The traffic judge itself, as `collect-conformance proxy` runs it: each exchange converted, judged by the registered
- * rules against what earlier ones showed, and gathered for the reports. Its keys are the reference mock's.
+ * The traffic judge itself, as `collect-conformance proxy` runs it: each exchange copied to the judging worker,
+ * judged there by the registered rules against what earlier ones showed, and gathered for the reports. Its keys are
+ * the reference mock's. The worker starts with the first exchange; close() ends it.
  */
 export function judgeHook(): NamedHook {
-  const judge = new TrafficJudge({
-    keys: { first: defaultSandboxKey, second: null },
-    keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
-    settings: { strict: false, clockToleranceSeconds: 300, earliestMs: Date.now() },
-    documentedOnly: false,
-    paymentMode: 'mtn',
-    balanceIds: { first: 1, second: null },
-    currencyId: 1,
-    pinned: pinnedValues({ currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ' }),
-    credentialsRecorded: true,
-  });
-  const collected = new TrafficCollector();
-  let order = 0;
+  let judge: WorkerJudge | undefined;
   return {
-    name: 'the traffic judge',
-    hook: (exchange) => collected.add(judge.judge(trafficOfCaptured(exchange, order++))),
+    name: 'the traffic judge (its worker thread)',
+    hook: (exchange) => {
+      judge ??= new WorkerJudge({
+        keys: { first: defaultSandboxKey, second: null },
+        keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
+        settings: { strict: false, clockToleranceSeconds: 300, earliestMs: Date.now() },
+        documentedOnly: false,
+        paymentMode: 'mtn',
+        balanceIds: { first: 1, second: null },
+        currencyId: 1,
+        pinned: pinnedValues({
+          currencyIso: 'XOF',
+          paymentMode: 'mtn',
+          phoneNumber: '+22997000001',
+          phoneCountry: 'BJ',
+        }),
+        credentialsRecorded: true,
+      });
+      return judge.judge(exchange);
+    },
+    close: async () => {
+      await judge?.close();
+      judge = undefined;
+    },
   };
 }
 
@@ -383,12 +394,13 @@ export async function runTrafficBench(
     log(`throughput: the upstream alone, ${options.connections} connections, ${options.seconds} s`);
     const alone = await autocannon(info.base + info.createPath, info.key, options.connections, options.seconds);
     throughput.push({ path: 'upstream alone', ...alone, peakRssMiB: null, stats: null });
-    for (const { name, hook } of options.hooks) {
+    for (const { name, hook, close } of options.hooks) {
       log(`throughput: through the proxy, ${name}`);
       const proxy = await startForwardingProxy({ upstream: info.base, onExchange: hook });
       const rss = sampleRss();
       const measured = await autocannon(proxy.url + info.createPath, info.key, options.connections, options.seconds);
       await proxy.close();
+      await close?.();
       const samples = rss.stop();
       throughput.push({
         path: `proxy, ${name}`,
@@ -412,6 +424,7 @@ export async function runTrafficBench(
       );
       const samples = rss.stop();
       await proxy.close();
+      await options.longHook.close?.();
       const quarter = Math.max(1, Math.floor(samples.length / 4));
       longRun = {
         hook: options.longHook.name,

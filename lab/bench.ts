@@ -280,7 +280,7 @@ async function main(): Promise<number> {
   // What judging a client's traffic costs: the proxy on loopback with the real judge, and a 100 MB HAR.
   process.stdout.write('\nthe forwarding proxy and the traffic judge (lab/bench-traffic.ts, lab/bench-har.ts):\n');
   const traffic = await runTrafficBench(
-    { ...defaultTrafficBenchOptions(), upstream: 'mock', hooks: [judgeHook()], longSeconds: 15 },
+    { ...defaultTrafficBenchOptions(), upstream: 'mock', hooks: [judgeHook()], longHook: judgeHook(), longSeconds: 15 },
     (line) => process.stdout.write(`  ${line}\n`),
   );
   const trafficTables = trafficBenchTables(traffic);

@@ -68,7 +68,7 @@ function bodyReadings(
 }
 
 /** An integer written with a fraction or an exponent (1500.0, 15e2) outside the strings of JSON text. */
-function spellsIntegerOtherwise(text: string): boolean {
+export function spellsIntegerOtherwise(text: string): boolean {
   const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
   return (outsideStrings.match(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g) ?? []).some(
     (token) => /[.eE]/.test(token) && Number.isInteger(Number(token)),

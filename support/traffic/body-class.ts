@@ -14,6 +14,8 @@ import { propertyPointers, schemaAt } from '../../contract/schema-paths.ts';
 import type { SchemaName } from '../../contract/schemas.ts';
 import { classifyField, declaredContentType, type ClassifiedInput } from '../judgment/input-class.ts';
 import type { Reading } from '../judgment/readings.ts';
+import { dialectReadings } from '../judgment/json-dialects.ts';
+import { spellsIntegerOtherwise } from '../judgment/text-class.ts';
 import { echoedFields } from '../judgment/rules/echo.ts';
 
 export type BodyClass =
@@ -79,9 +81,11 @@ function bodiesAsRead(body: Record<string, unknown>, fields: readonly Classified
 
 /**
  * The class of a body of `name` sent as `text` with `contentType`. An empty body is open (a server may read no
- * body as an empty object); text that is not JSON is malformed. `usableAt`: values a target can act on, by pointer
- * (the send's token must be one it issued); `pinned`: the target's own values where the reference leaves them to
- * the account (another currency code or mode is at most open).
+ * body as an empty object). Text that is not JSON is malformed, unless a mainstream parser reads it beyond RFC 8259
+ * (json-dialects.ts): then it is open, an accepted answer owing the body as one of them read it, and --strict
+ * refuses it. `usableAt`: values a target can act on, by pointer (the send's token must be one it issued);
+ * `pinned`: the target's own values where the reference leaves them to the account (another currency code or mode
+ * is at most open).
  */
 export function classifyBody(
   name: SchemaName,
@@ -90,30 +94,101 @@ export function classifyBody(
   usableAt: Readonly<Record<string, (value: unknown) => boolean>> = {},
   pinned: Readonly<Record<string, unknown>> = {},
 ): BodyClass {
-  let body: unknown = {};
-  if (text !== undefined && text.trim() !== '') {
-    try {
-      body = parseJson(text);
-    } catch {
-      return { kind: 'malformed', what: `a body that is not JSON (${JSON.stringify(text.slice(0, 40))})` };
-    }
+  if (text === undefined || text.trim() === '') return classifyValue(name, {}, false, contentType, usableAt, pinned);
+  let body: unknown;
+  try {
+    body = parseJson(text);
+  } catch {
+    return classifyLenientText(name, text, contentType, usableAt, pinned);
   }
+  const classified = classifyValue(name, body, true, contentType, usableAt, pinned);
+  // 1500.0 or 15e2 names the integer JSON Schema calls it, which typed parsers refuse: open in both modes.
+  if (classified.kind === 'classified' && classified.input.class === 'must-accept' && spellsIntegerOtherwise(text))
+    return {
+      ...classified,
+      input: {
+        ...classified.input,
+        class: 'accept-or-refuse',
+        strictRefuses: false,
+        why: "an integer spelled with a fraction or an exponent, which typed parsers (Go's, pydantic's strict int) refuse",
+      },
+    };
+  return classified;
+}
+
+const excerpt = (text: string): string => JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+
+/** Text some mainstream parser reads beyond RFC 8259: open, read as each such parser reads it; else malformed. */
+function classifyLenientText(
+  name: SchemaName,
+  text: string,
+  contentType: string | undefined,
+  usableAt: Readonly<Record<string, (value: unknown) => boolean>>,
+  pinned: Readonly<Record<string, unknown>>,
+): BodyClass {
+  const malformed: BodyClass = { kind: 'malformed', what: `a body that is not JSON (${excerpt(text)})` };
+  const readable: Array<{ body: unknown; input: ClassifiedInput; dialect: string }> = [];
+  for (const { dialect, value } of dialectReadings(text)) {
+    const classified = classifyValue(name, value, true, contentType, usableAt, pinned);
+    if (classified.kind === 'classified' && classified.input.class !== 'must-refuse')
+      readable.push({ body: value, input: classified.input, dialect: dialect.name });
+  }
+  // Text no parser reads, or reads only into a body no reading makes valid, is refused as malformed.
+  if (readable.length === 0) return malformed;
+  const input: ClassifiedInput = {
+    class: 'accept-or-refuse',
+    strictRefuses: true,
+    readings: readable.flatMap((entry) => entry.input.readings),
+    what: `the body as text ${excerpt(text)}`,
+    why: `JSON text a mainstream parser reads beyond RFC 8259 (${[...new Set(readable.map((entry) => entry.dialect))].join(', ')})`,
+  };
+  return { kind: 'classified', input, body: readable[0]!.body, fields: [input] };
+}
+
+/** The class of a body already parsed (`bodySent` false: none was, and it is read as an empty object). */
+function classifyValue(
+  name: SchemaName,
+  body: unknown,
+  bodySent: boolean,
+  contentType: string | undefined,
+  usableAt: Readonly<Record<string, (value: unknown) => boolean>>,
+  pinned: Readonly<Record<string, unknown>>,
+): BodyClass {
   const fields: ClassifiedInput[] = [];
-  if (text !== undefined && text.trim() !== '') fields.push(declaredContentType(contentType, body));
+  if (bodySent) fields.push(declaredContentType(contentType, body));
   if (!isObject(body)) {
     const whole = classifyField(name, '', body);
     return { kind: 'classified', input: whole, body, fields: [whole] };
   }
-  const pointers = judgedPointers(name, body);
-  for (const pointer of pointers) {
-    // An object whose members are classified is judged by them: as a whole it would be held to every member's
-    // documented type at once, where each member alone may have readings (an integer number read as its digits).
-    if (isObject(valueAtPointer(body, pointer)) && pointers.some((other) => other.startsWith(`${pointer}/`))) continue;
+  const byPointer = new Map<string, ClassifiedInput>();
+  for (const pointer of judgedPointers(name, body)) {
     const usable = usableAt[pointer];
     const value = valueAtPointer(body, pointer);
     const field = classifyField(name, pointer, value, { pinned, ...(usable ? { usable } : {}) });
     // Left out, a field the reference does not require is open in both modes: there is nothing lenient to read.
-    fields.push(value === undefined && field.class === 'accept-or-refuse' ? { ...field, strictRefuses: false } : field);
+    byPointer.set(
+      pointer,
+      value === undefined && field.class === 'accept-or-refuse' ? { ...field, strictRefuses: false } : field,
+    );
+  }
+  for (const [pointer, field] of byPointer) {
+    // An object held to every member's documented type at once is refused where each member alone has a reading
+    // (an integer phone number read as its digits): it is as open as its members are.
+    const members = [...byPointer].filter(([other]) => other.startsWith(`${pointer}/`)).map(([, member]) => member);
+    if (
+      field.class === 'must-refuse' &&
+      isObject(valueAtPointer(body, pointer)) &&
+      members.length > 0 &&
+      members.every((member) => member.class !== 'must-refuse')
+    )
+      fields.push({
+        ...field,
+        class: 'accept-or-refuse',
+        strictRefuses: true,
+        readings: [],
+        why: 'each of its members has a reading',
+      });
+    else fields.push(field);
   }
   for (const key of undeclared(name, body))
     fields.push({

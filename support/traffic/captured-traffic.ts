@@ -15,6 +15,11 @@ function answerIncomplete(captured: CapturedExchange): string | undefined {
   return undefined;
 }
 
+/** Bytes as text: a Buffer, or the Uint8Array a Buffer becomes when copied to a worker thread. */
+function text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
 /** The exchange as the judge reads it; `index` is its place in the order the judge sees exchanges. */
 export function trafficOfCaptured(captured: CapturedExchange, index: number): TrafficExchange {
   const answer = captured.decodedResponseBody?.bytes ?? captured.responseBody.bytes;
@@ -27,10 +32,10 @@ export function trafficOfCaptured(captured: CapturedExchange, index: number): Tr
     // Where it went: the upstream's own address, so that a replay line reaches the server that answered.
     url: captured.forwardedUrl,
     requestHeaders: captured.requestHeaders,
-    requestBody: request.size === 0 && !captured.bodiesDropped ? undefined : request.bytes.toString('utf8'),
+    requestBody: request.size === 0 && !captured.bodiesDropped ? undefined : text(request.bytes),
     status: captured.status,
     responseHeaders: captured.responseHeaders,
-    responseBody: answer.toString('utf8'),
+    responseBody: text(answer),
     startedAt: captured.timings.started,
     endedAt: captured.timings.ended,
     ...(incomplete === undefined ? {} : { incomplete }),

@@ -1,17 +1,41 @@
 /**
- * The judged traffic as the reports need it, gathered while it is judged: one case per operation and
- * rule, whose held, lenient and undecided records of the same kind and status are counted rather
- * than kept (as a test's verdict sink counts them), and whose broken records are kept, each with its
- * exchange; and each exchange without its headers and bodies. A recording of a hundred thousand
- * exchanges is reported from what fits in memory, not from every record of every exchange.
+ * The judged traffic as the reports need it, gathered while it is judged, in memory bounded however
+ * long the traffic runs: one case per operation and rule, whose held, lenient and undecided records
+ * of the same kind and status are counted rather than kept (as a test's verdict sink counts them)
+ * and whose first broken records are kept, each with its exchange; per operation, the exchanges,
+ * statuses and input classes seen; the first exchanges outside the reference, the first client
+ * findings and the first partly recorded answers, with their totals.
  */
 import type { TestRecord } from '../../reporters/conformance-model.ts';
 import { isUndecided, type VerdictRecord } from '../judgment/verdict-record.ts';
+import type { ClientFinding } from './client-findings.ts';
 import type { JudgedExchange } from './judge.ts';
+
+/** Broken records kept per case: enough to show a defect, whatever the traffic's length. */
+export const brokenKeptPerCase = 100;
+/** Exchanges outside the reference, and client findings, listed (the others counted). */
+export const listedOutside = 200;
+export const listedClientFindings = 1000;
 
 interface TrafficCase {
   verdicts: VerdictRecord[];
   counted: Map<string, VerdictRecord>;
+  brokenKept: number;
+  /** Broken records past brokenKeptPerCase: counted, not kept. */
+  brokenMore: number;
+}
+
+export interface OperationTraffic {
+  exchanges: number;
+  statuses: Set<number>;
+  classes: Map<string, number>;
+}
+
+export interface OutsideExchange {
+  method: string;
+  path: string;
+  status: number;
+  why: string;
 }
 
 /** Whether any record of a case is broken, or every one undecided or skipped: its outcome. */
@@ -22,29 +46,72 @@ function outcomeOf(records: readonly VerdictRecord[]): TestRecord['outcome'] {
   return 'passed';
 }
 
-export class TrafficCollector {
-  private readonly kept: JudgedExchange[] = [];
-  private readonly byCase = new Map<string, TrafficCase>();
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.slice(0, 200);
+  }
+}
 
-  /** Takes one judged exchange: its records into their cases, the exchange itself without its headers and bodies. */
+export class TrafficCollector {
+  private readonly byCase = new Map<string, TrafficCase>();
+  readonly operations = new Map<string, OperationTraffic>();
+  readonly outside: OutsideExchange[] = [];
+  readonly clientFindings: ClientFinding[] = [];
+  exchanges = 0;
+  outsideTotal = 0;
+  clientFindingsTotal = 0;
+  incompleteTotal = 0;
+  firstIncomplete: string | undefined;
+
+  /** Takes one judged exchange: its records into their cases, the rest into the counts. */
   add(judged: JudgedExchange): void {
+    this.exchanges++;
     for (const record of judged.records) this.addRecord(record);
-    this.kept.push({
-      ...judged,
-      traffic: { ...judged.traffic, requestHeaders: [], requestBody: undefined, responseHeaders: [], responseBody: '' },
-      records: [],
-    });
+    const { traffic } = judged;
+    if (judged.outside !== undefined) {
+      this.outsideTotal++;
+      if (this.outside.length < listedOutside)
+        this.outside.push({
+          method: traffic.method,
+          path: pathOf(traffic.url),
+          status: traffic.status,
+          why: judged.outside,
+        });
+    }
+    if (judged.route !== undefined && judged.outside === undefined) {
+      let operation = this.operations.get(judged.route.operation);
+      if (operation === undefined) {
+        operation = { exchanges: 0, statuses: new Set(), classes: new Map() };
+        this.operations.set(judged.route.operation, operation);
+      }
+      operation.exchanges++;
+      operation.statuses.add(traffic.status);
+      if (judged.inputClass)
+        operation.classes.set(judged.inputClass, (operation.classes.get(judged.inputClass) ?? 0) + 1);
+    }
+    this.clientFindingsTotal += judged.clientFindings.length;
+    for (const finding of judged.clientFindings)
+      if (this.clientFindings.length < listedClientFindings) this.clientFindings.push(finding);
+    if (traffic.incomplete !== undefined) {
+      this.incompleteTotal++;
+      this.firstIncomplete ??= traffic.incomplete;
+    }
   }
 
   private addRecord(record: VerdictRecord): void {
     const title = `${record.operation ?? 'any operation'} › ${record.rule}`;
     let found = this.byCase.get(title);
     if (found === undefined) {
-      found = { verdicts: [], counted: new Map() };
+      found = { verdicts: [], counted: new Map(), brokenKept: 0, brokenMore: 0 };
       this.byCase.set(title, found);
     }
     if (record.kind === 'broken') {
-      found.verdicts.push(record);
+      if (found.brokenKept < brokenKeptPerCase) {
+        found.verdicts.push(record);
+        found.brokenKept++;
+      } else found.brokenMore++;
       return;
     }
     const key = [record.kind, record.exchange?.status, record.reason ?? '', record.lenient ?? ''].join('|');
@@ -64,9 +131,11 @@ export class TrafficCollector {
     found.verdicts.push(first);
   }
 
-  /** The exchanges, in the order they were judged, without headers, bodies or records. */
-  get exchanges(): readonly JudgedExchange[] {
-    return this.kept;
+  /** Broken records counted past the ones kept, by case title. */
+  brokenNotListed(): Array<{ title: string; count: number }> {
+    return [...this.byCase.entries()]
+      .filter(([, found]) => found.brokenMore > 0)
+      .map(([title, found]) => ({ title, count: found.brokenMore }));
   }
 
   /** One case per operation and rule: the exchanges that judged the rule on that operation. */

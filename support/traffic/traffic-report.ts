@@ -18,8 +18,7 @@ import { buildReports, outputFiles, writeReports, type Reports } from '../../rep
 import type { RunHeader } from '../../reporters/markdown.ts';
 import { writeAllureResults } from '../../reporters/allure-records.ts';
 import { allureCategories } from '../reporting/allure.ts';
-import type { JudgedExchange } from './judge.ts';
-import type { TrafficCollector } from './traffic-collector.ts';
+import { brokenKeptPerCase, type TrafficCollector } from './traffic-collector.ts';
 import type { SkippedEntry } from './har.ts';
 
 export interface TrafficReportOptions {
@@ -46,16 +45,14 @@ export interface TrafficReport {
 export const trafficFiles = { coverage: 'traffic-coverage.md', client: 'client-findings.md' } as const;
 
 /** The traffic's coverage: per operation, how many exchanges, the statuses and input classes seen, the rules judged. */
-export function coverageOfTraffic(judged: readonly JudgedExchange[], cases: readonly TestRecord[]): string {
+export function coverageOfTraffic(collected: TrafficCollector, cases: readonly TestRecord[]): string {
   const lines = ['## Coverage of the traffic', ''];
   lines.push('| Operation | Exchanges | Statuses | Input classes | Rules judged | Rules never exercised |');
   lines.push('|---|---|---|---|---|---|');
   for (const entry of operations.filter((candidate) => candidate.rules !== undefined)) {
-    const mine = judged.filter((exchange) => exchange.route?.operation === entry.id);
-    const statuses = [...new Set(mine.map((exchange) => exchange.traffic.status))].sort((a, b) => a - b);
-    const classes = new Map<string, number>();
-    for (const exchange of mine)
-      if (exchange.inputClass) classes.set(exchange.inputClass, (classes.get(exchange.inputClass) ?? 0) + 1);
+    const seen = collected.operations.get(entry.id);
+    const statuses = [...(seen?.statuses ?? [])].sort((a, b) => a - b);
+    const classes = [...(seen?.classes ?? [])];
     const judgedRules = new Set(
       cases
         .filter((test) => test.verdicts.some((record) => record.operation === entry.id))
@@ -63,36 +60,42 @@ export function coverageOfTraffic(judged: readonly JudgedExchange[], cases: read
     );
     const never = rules.filter((found) => found.operations.includes(entry.id) && !judgedRules.has(found.id));
     lines.push(
-      `| ${entry.id} | ${mine.length} | ${statuses.join(', ') || '—'} | ` +
-        `${[...classes].map(([name, count]) => `${name} ${count}`).join(', ') || '—'} | ${judgedRules.size} | ` +
+      `| ${entry.id} | ${seen?.exchanges ?? 0} | ${statuses.join(', ') || '—'} | ` +
+        `${classes.map(([name, count]) => `${name} ${count}`).join(', ') || '—'} | ${judgedRules.size} | ` +
         `${never.map((found) => found.id).join(', ') || '—'} |`,
     );
   }
-  const outside = judged.filter((exchange) => exchange.outside !== undefined);
-  if (outside.length > 0) {
-    lines.push('', `### Outside the reference (${outside.length}, listed, not judged)`, '');
-    for (const { traffic, outside: why } of outside.slice(0, 200))
-      lines.push(`- ${traffic.method} ${new URL(traffic.url).pathname} → ${traffic.status}: ${why}`);
+  const more = collected.brokenNotListed();
+  if (more.length > 0) {
+    lines.push('', '### Failing exchanges counted, not listed', '');
+    for (const { title, count } of more) lines.push(`- ${title}: ${count} more than the ${brokenKeptPerCase} listed`);
+  }
+  if (collected.outsideTotal > 0) {
+    lines.push('', `### Outside the reference (${collected.outsideTotal}, listed, not judged)`, '');
+    for (const { method, path, status, why } of collected.outside)
+      lines.push(`- ${method} ${path} → ${status}: ${why}`);
+    if (collected.outsideTotal > collected.outside.length)
+      lines.push(`- and ${collected.outsideTotal - collected.outside.length} more`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-function clientFindingsText(judged: readonly JudgedExchange[]): string {
+function clientFindingsText(collected: TrafficCollector): string {
   const lines = [
     '## Client findings',
     '',
     'Requests the client sent off the reference (the client, not the server):',
     '',
   ];
-  for (const exchange of judged)
-    for (const finding of exchange.clientFindings)
-      lines.push(`- ${requestLine(finding.exchange)}: ${violationLine(finding.violation)}`);
+  for (const finding of collected.clientFindings)
+    lines.push(`- ${requestLine(finding.exchange)}: ${violationLine(finding.violation)}`);
+  if (collected.clientFindingsTotal > collected.clientFindings.length)
+    lines.push(`- and ${collected.clientFindingsTotal - collected.clientFindings.length} more`);
   return `${lines.join('\n')}\n`;
 }
 
 /** Writes every report of the traffic into the output directory; returns the summary and the counts. */
 export function reportTraffic(collected: TrafficCollector, options: TrafficReportOptions): TrafficReport {
-  const judged = collected.exchanges;
   const cases = collected.cases(options.origin);
   const reports = buildReports(cases, {
     header: options.header,
@@ -105,16 +108,16 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
     },
   });
   writeReports(options.outputDir, reports, process.env.GITHUB_STEP_SUMMARY);
-  writeFileSync(join(options.outputDir, trafficFiles.coverage), redact(coverageOfTraffic(judged, cases)));
-  writeFileSync(join(options.outputDir, trafficFiles.client), redact(clientFindingsText(judged)));
+  writeFileSync(join(options.outputDir, trafficFiles.coverage), redact(coverageOfTraffic(collected, cases)));
+  writeFileSync(join(options.outputDir, trafficFiles.client), redact(clientFindingsText(collected)));
   writeAllureResults(
     options.allureResultsDir,
     cases,
     { Target: options.header.target, Traffic: options.origin, 'Finished at': options.header.finishedAt },
     allureCategories(),
   );
-  const clientFindings = judged.reduce((sum, exchange) => sum + exchange.clientFindings.length, 0);
-  const outside = judged.filter((exchange) => exchange.outside !== undefined).length;
+  const clientFindings = collected.clientFindingsTotal;
+  const outside = collected.outsideTotal;
   const extra: string[] = [];
   if (!options.credentialsRecorded)
     extra.push(
@@ -122,7 +125,7 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
         'the credential rules were not judged',
     );
   if (clientFindings > 0) {
-    const first = judged.flatMap((exchange) => exchange.clientFindings)[0]!;
+    const first = collected.clientFindings[0]!;
     extra.push(
       `  client findings: ${clientFindings} (the client, not the server, is off the reference; ` +
         `--fail-on-client counts them), e.g. ${requestLine(first.exchange)}: ${violationLine(first.violation)}`.slice(
@@ -131,11 +134,10 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
         ),
     );
   }
-  const incomplete = judged.filter((exchange) => exchange.traffic.incomplete !== undefined);
-  if (incomplete.length > 0)
+  if (collected.incompleteTotal > 0)
     extra.push(
-      `  partly recorded: ${incomplete.length} answer(s) judged by their status alone ` +
-        `(${incomplete[0]!.traffic.incomplete})`,
+      `  partly recorded: ${collected.incompleteTotal} answer(s) judged by their status alone ` +
+        `(${collected.firstIncomplete})`,
     );
   if (outside > 0) extra.push(`  outside the reference: ${outside} exchange(s), listed in ${trafficFiles.coverage}`);
   for (const entry of options.skipped.slice(0, 5))

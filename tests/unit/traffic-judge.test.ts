@@ -342,4 +342,39 @@ describe('a body classified as a whole', () => {
     const wrong = classifyBody('send-transaction-body', JSON.stringify({ token: { value: '1' } }), 'application/json');
     assert.equal(wrong.kind === 'classified' && wrong.input.class, 'must-refuse');
   });
+
+  test('text a mainstream parser reads beyond RFC 8259 is open; text none reads, or reads into nothing valid, is not', () => {
+    const of = (text: string) => {
+      const classified = classifyBody('create-transaction-body', text, 'application/json');
+      return classified.kind === 'classified' ? classified.input.class : classified.kind;
+    };
+    assert.equal(
+      of('{"description":"x", /* a comment */ "amount": 1500, "currency": {"iso":"XOF"}}'),
+      'accept-or-refuse',
+    );
+    assert.equal(of('{"description":"x", "amount": 1500, "currency": {"iso":"XOF"},}'), 'accept-or-refuse');
+    assert.equal(of('{"description":"x", "amount": 15'), 'malformed');
+    assert.equal(of('{"description":"x", "amount": NaN, "currency": {"iso":"XOF"}}'), 'malformed');
+    // 1500.0 names the integer, which typed parsers refuse: open in both modes.
+    const whole = (amount: string) =>
+      `{"description":"x","amount": ${amount},"currency":{"iso":"XOF"},"callback_url":"https://example.com/cb"}`;
+    assert.equal(of(whole('1500')), 'must-accept');
+    assert.equal(of(whole('1500.0')), 'accept-or-refuse');
+    assert.equal(of(whole('15e2')), 'accept-or-refuse');
+  });
+
+  test('an object missing a member the reference does not require is open', () => {
+    for (const phone of [{ country: 'BJ' }, { number: '+22997000001' }]) {
+      const classified = classifyBody(
+        'send-transaction-body',
+        JSON.stringify({ token: '1', phone_number: phone }),
+        'application/json',
+      );
+      assert.equal(
+        classified.kind === 'classified' && classified.input.class,
+        'accept-or-refuse',
+        JSON.stringify(phone),
+      );
+    }
+  });
 });
