@@ -103,6 +103,20 @@ function statusMutants(): Mutant[] {
         onSend: (c) => (c.status === 400 ? { status: 204, text: '' } : undefined),
       }),
     ),
+    mutant(
+      `${del}.id.format-suffix`,
+      'invalid-accepted',
+      [del],
+      'CUSTOMER-ID-INTEGER',
+      'a fraction read as its integer part: "12.5" deletes customer 12 (a router that takes ".5" for a format suffix)',
+      () => ({
+        preHandler: (c) => {
+          const params = c.request.params as { id?: string };
+          const integerPart = /^(\d+)\.[^/]*$/.exec(params.id ?? '');
+          if (integerPart) params.id = integerPart[1];
+        },
+      }),
+    ),
   );
   for (const op of documentedOperations()) {
     if (documentedResponse(op).status !== '2XX') continue;

@@ -382,7 +382,11 @@ test.describe('properties: invalid requests', () => {
               fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 20 }),
               unicodeText(1, 20),
             )
-            .filter((id) => !/^\d+$/.test(id) && !/^\.{1,2}$/.test(id)),
+            .filter((id) => !/^\d+$/.test(id) && !/^\.{1,2}$/.test(id))
+            // An integer part before a dot is moved far past any id in use: a server that reads "2.5" as customer 2
+            // (a router's format suffix) would otherwise delete another test's customer. The example test with a
+            // customer of its own catches that reading.
+            .map((id) => id.replace(/^(\d+)(?=\.)/, (digits) => `7${digits.padStart(14, '0')}`)),
           edgeOddId,
           edgeLargeId,
         ),

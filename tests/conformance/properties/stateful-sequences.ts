@@ -55,9 +55,21 @@ const open = (model: Readonly<Model>): ModelTransaction[] =>
 
 interface Model {
   customers: number[];
-  deletedCustomers: number[];
+  /**
+   * Deleted customers, each with the customer of this sequence that guards its id: one created before the deletion,
+   * with a higher id. A store that gives out max(id) + 1 (SQLite's rowid without AUTOINCREMENT, which Rails's schema
+   * load gives; an in-memory map) may hand a deleted id to the next creation, another test's perhaps: the reference
+   * does not forbid it. While the guard lives, the id cannot come back, so deleting it again names nobody.
+   */
+  deletedCustomers: { id: number; guard: number | undefined }[];
   transactions: ModelTransaction[];
 }
+
+/** Deleted customers whose id no creation can have been given since: their guard still lives. */
+const guardedDeleted = (model: Readonly<Model>): number[] =>
+  model.deletedCustomers
+    .filter(({ id, guard }) => guard !== undefined && model.customers.includes(guard) && !model.customers.includes(id))
+    .map(({ id }) => id);
 
 interface Real {
   client: FastClient;
@@ -136,7 +148,10 @@ class DeleteCustomer implements Cmd {
     const exchange = await real.client.call('deleteCustomer', { params: { id } });
     holdsAnswer(exchange, accepted('CUSTOMER-DELETE-204'), { prerequisite: true });
     model.customers.splice(index, 1);
-    model.deletedCustomers.push(id);
+    // A guard ends with its customer (a later customer may be given its id again).
+    for (const deleted of model.deletedCustomers) if (deleted.guard === id) deleted.guard = undefined;
+    const higher = model.customers.filter((other) => other > id);
+    model.deletedCustomers.push({ id, guard: higher.length > 0 ? Math.max(...higher) : undefined });
     real.leftovers.delete(id);
     for (const transaction of model.transactions) if (transaction.customerId === id) transaction.customerGone = true;
   }
@@ -151,9 +166,10 @@ class DeleteDeletedCustomer implements Cmd {
   constructor(pick: number) {
     this.pick = pick;
   }
-  check = (model: Readonly<Model>): boolean => model.deletedCustomers.length > 0;
+  check = (model: Readonly<Model>): boolean => guardedDeleted(model).length > 0;
   async run(model: Model, real: Real): Promise<void> {
-    const id = model.deletedCustomers[this.pick % model.deletedCustomers.length]!;
+    const guarded = guardedDeleted(model);
+    const id = guarded[this.pick % guarded.length]!;
     real.client.step(`${this.toString()}: customer ${id}`);
     const exchange = await real.client.call('deleteCustomer', { params: { id } });
     holdsAnswer(exchange, exactly('CUSTOMER-DELETE-GONE', 404));
