@@ -128,13 +128,16 @@ function classifyLenientText(
 ): BodyClass {
   const malformed: BodyClass = { kind: 'malformed', what: `a body that is not JSON (${excerpt(text)})` };
   const readable: Array<{ body: unknown; input: ClassifiedInput; dialect: string }> = [];
+  let refusedAsRead: BodyClass | undefined;
   for (const { dialect, value } of dialectReadings(text)) {
     const classified = classifyValue(name, value, true, contentType, usableAt, pinned);
     if (classified.kind === 'classified' && classified.input.class !== 'must-refuse')
       readable.push({ body: value, input: classified.input, dialect: dialect.name });
+    else refusedAsRead ??= classified;
   }
-  // Text no parser reads, or reads only into a body no reading makes valid, is refused as malformed.
-  if (readable.length === 0) return malformed;
+  // Text no parser reads is refused as malformed; text a parser reads into a body that must be refused is judged as
+  // that body (a token already spent in a comment-bearing body owes what it owes in plain JSON).
+  if (readable.length === 0) return refusedAsRead ?? malformed;
   const input: ClassifiedInput = {
     class: 'accept-or-refuse',
     strictRefuses: true,

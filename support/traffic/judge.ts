@@ -31,6 +31,7 @@ import { checksOf, judgeAnswer } from '../judgment/registry.ts';
 import { accountIdIsNot } from '../judgment/rules/accounts.ts';
 import { checkRecord } from '../judgment/verdict-message.ts';
 import type { VerdictRecord } from '../judgment/verdict-record.ts';
+import { dialectReadings } from '../judgment/json-dialects.ts';
 import { classifyBody } from './body-class.ts';
 import { requestViolations, type ClientFinding } from './client-findings.ts';
 import { credentialOf, type Account, type Credential, type Keys } from './credentials.ts';
@@ -321,13 +322,7 @@ export class TrafficJudge {
 
   private send(route: Route, exchange: Exchange, account: Account): { expectation: Expectation; inputClass: string } {
     const contentType = exchange.requestHeaders['content-type'];
-    let sentToken: unknown;
-    try {
-      sentToken =
-        exchange.requestBody === undefined ? undefined : valueAtPointer(JSON.parse(exchange.requestBody), '/token');
-    } catch {
-      sentToken = undefined;
-    }
+    const sentToken = sentTokenOf(exchange.requestBody);
     const token = this.state.tokenFor(sentToken);
     const body = classifyBody(
       'send-transaction-body',
@@ -587,3 +582,17 @@ const readAs = (reading: { kind: string; value?: unknown }): { read?: Record<str
   Array.isArray(reading.value)
     ? {}
     : { read: reading.value as Record<string, unknown> };
+
+/** The token a send's body carries: as JSON reads it, else as the first lenient parser that reads one there. */
+function sentTokenOf(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return valueAtPointer(JSON.parse(text), '/token');
+  } catch {
+    for (const { value } of dialectReadings(text)) {
+      const token = valueAtPointer(value, '/token');
+      if (token !== undefined) return token;
+    }
+    return undefined;
+  }
+}
