@@ -184,6 +184,24 @@ test('against a closed port: exit 3', async () => {
   assert.match(run.stdout + run.stderr, /target unavailable/);
 });
 
+test('the proxy judges in its worker thread from the compiled package: a client meets the defect, exit 1', async () => {
+  // A client that creates one transaction through the proxy; the faulty mock answers another amount.
+  const client = [
+    'const body = { description: "package check", amount: 1500, currency: { iso: "XOF" },',
+    '  callback_url: "https://example.com/callback" };',
+    'fetch(process.env.COLLECT_CONFORMANCE_PROXY_URL + "/transactions", { method: "POST",',
+    '  headers: { authorization: "Bearer " + process.env.MOCK_KEY, "content-type": "application/json" },',
+    '  body: JSON.stringify(body) }).then((answer) => process.exit(answer.ok ? 0 : 1));',
+  ].join('\n');
+  const run = await collectConformance(
+    ['proxy', '--upstream', faulty.sandboxBaseUrl, '--secret-key-env', 'MOCK_KEY', '--', 'node', '-e', client],
+    { MOCK_KEY: faulty.sandboxKey },
+  );
+  assert.equal(run.code, 1, run.stdout.slice(-1500) + run.stderr.slice(-1500));
+  assert.match(run.stdout, /TXN-CREATE-ECHO/);
+  assert.ok(!`${run.stdout}${run.stderr}`.includes(faulty.sandboxKey), 'the key never appears in the output');
+});
+
 test('collect-conformance mock starts the mock and prints its base URLs and keys', async () => {
   // Its own process group, so that stopping it stops npx's child too.
   const child = spawn('npx', ['--no-install', 'collect-conformance', 'mock', '--port', '0'], {
