@@ -110,7 +110,9 @@ export function classifyBody(
         ...classified.input,
         class: 'accept-or-refuse',
         strictRefuses: false,
-        why: "an integer spelled with a fraction or an exponent, which typed parsers (Go's, pydantic's strict int) refuse",
+        why:
+          'an integer spelled with a fraction or an exponent, ' +
+          "which typed parsers (Go's, pydantic's strict int) refuse",
       },
     };
   return classified;
@@ -138,12 +140,13 @@ function classifyLenientText(
   // Text no parser reads is refused as malformed; text a parser reads into a body that must be refused is judged as
   // that body (a token already spent in a comment-bearing body owes what it owes in plain JSON).
   if (readable.length === 0) return refusedAsRead ?? malformed;
+  const dialects = [...new Set(readable.map((entry) => entry.dialect))];
   const input: ClassifiedInput = {
     class: 'accept-or-refuse',
     strictRefuses: true,
     readings: readable.flatMap((entry) => entry.input.readings),
     what: `the body as text ${excerpt(text)}`,
-    why: `JSON text a mainstream parser reads beyond RFC 8259 (${[...new Set(readable.map((entry) => entry.dialect))].join(', ')})`,
+    why: `JSON text a mainstream parser reads beyond RFC 8259 (${dialects.join(', ')})`,
   };
   return { kind: 'classified', input, body: readable[0]!.body, fields: [input] };
 }

@@ -55,7 +55,8 @@ function startWorker(judge: JudgeOptions): Worker {
   const url = new URL(`./judging-worker${extension}`, import.meta.url);
   const workerData: JudgingWorkerData = { judge };
   if (extension !== '.ts') return new Worker(url, { workerData });
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
+  const module = JSON.stringify(url.href);
+  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${module}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
 }
 

@@ -216,6 +216,7 @@ async function security(
   const other = `Bearer ${keys.second}`;
   const customer = idOf(await call('POST', '/v1/customers', { body: { email: 'iso@example.com' } }));
   await call('DELETE', `/v1/customers/${customer}abc`);
+  await call('DELETE', `/v1/customers/${customer}.5`);
   await call('DELETE', `/v1/customers/${customer}`, { auth: other });
   await call('DELETE', `/v1/customers/${customer}`);
   const created = await call('POST', '/v1/transactions', { body: transaction() });

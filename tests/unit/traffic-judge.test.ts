@@ -128,7 +128,7 @@ describe('the traffic judge', () => {
     assert.deepEqual(broken(sent), []);
   });
 
-  test('a send whose body a lenient parser reads (a comment, single quotes) carries its token as that parser read it', () => {
+  test('a send whose body a lenient parser reads (a comment, single quotes) carries its token as read', () => {
     const judge = judgeOf();
     judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
     judge.judge(

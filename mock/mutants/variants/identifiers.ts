@@ -28,6 +28,31 @@ export function largeIds(): Hooks {
   };
 }
 
+/**
+ * Customer ids given out as max(id) + 1 of the customers that live (SQLite's rowid without AUTOINCREMENT, which
+ * Rails's schema load creates; an in-memory map keyed by its largest id): a deleted customer's id comes back with the
+ * next creation. The reference does not forbid it.
+ */
+export function reusedIds(): Hooks {
+  const first = new WeakMap<object, number>();
+  return {
+    onSend: (c) => {
+      if (c.operation !== 'createCustomer' || !isSuccess(c.status) || !isObject(c.json)) return undefined;
+      const created = typeof c.json.id === 'number' ? c.store.customers.get(c.json.id) : undefined;
+      if (created === undefined) return undefined;
+      if (!first.has(c.store)) first.set(c.store, created.id);
+      let largest = 0;
+      for (const id of c.store.customers.keys()) if (id !== created.id && id > largest) largest = id;
+      // Never above the id the store gave: the store's own counter stays ahead of every id handed out here.
+      const id = Math.min(created.id, largest === 0 ? first.get(c.store)! : largest + 1);
+      if (id === created.id) return undefined;
+      c.store.customers.delete(created.id);
+      c.store.customers.set(id, { ...created, id });
+      return { json: { ...c.json, id } };
+    },
+  };
+}
+
 export function identifiersVariants(): Variant[] {
   return [
     variant({
@@ -37,6 +62,14 @@ export function identifiersVariants(): Variant[] {
       operations: ['createTransaction', 'createCustomer', 'deleteCustomer', 'getPaymentLink'],
       description: 'transaction and customer ids beyond 32 bits',
       create: largeIds,
+    }),
+    variant({
+      name: 'variant.ids-reused',
+      gaps: ['identifiers'],
+      rules: ['CUSTOMER-DELETE-GONE', 'CUSTOMER-DELETE-204'],
+      operations: ['createCustomer', 'deleteCustomer'],
+      description: "a deleted customer's id given to the next creation (max(id) + 1 of the living customers)",
+      create: reusedIds,
     }),
   ];
 }
