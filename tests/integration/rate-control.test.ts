@@ -98,7 +98,9 @@ describe('adaptive request rate against a throttled mock', () => {
     print('throttle=400,burst=40', figures, 400);
     assert.equal(figures.failed, 0);
     assert.equal(figures.answered, 1200);
-    assert.ok(figures.rps >= 200, `at least half the allowed rate, got ${figures.rps.toFixed(0)} req/s`);
+    // Learned, the rate stays under the bucket's: few requests meet a 429. The share of the allowed rate it reaches is
+    // a figure of npm run bench (printed above), not asserted: it depends on what else the machine runs.
+    assert.ok(figures.refusals <= 120, `at most 10 % of the requests refused with 429, got ${figures.refusals}`);
   });
 
   test('an HTTP-date Retry-After and a sliding window are learned as well', async () => {
