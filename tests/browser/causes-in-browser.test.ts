@@ -12,8 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildReport } from '../../cli/report.ts';
-import { startDefectTarget, type Defect } from '../integration/defect-target.ts';
-import { runCommand } from '../integration/run-command.ts';
+import { runAgainst, startDefectTarget, summaryOf, type Defect } from '../integration/defect-target.ts';
 import { chromiumPath, openBrowser, serve } from './browser-helpers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'cc-causes-'));
@@ -34,30 +33,12 @@ for (const { defect, title } of defects) {
     const output = join(work, defect);
     let result;
     try {
-      result = await runCommand(
-        [
-          '--base-url',
-          target.baseUrl,
-          '--secret-key-env',
-          'FIRST_KEY',
-          '--second-secret-key-env',
-          'SECOND_KEY',
-          '--output',
-          output,
-        ],
-        {
-          FIRST_KEY: target.secretKey,
-          SECOND_KEY: target.secondSecretKey,
-          PCS_BALANCE_ID: '1',
-          PCS_CURRENCY_ID: '1',
-          PCS_SECOND_BALANCE_ID: '11',
-        },
-      );
+      result = await runAgainst(target, output);
     } finally {
       await target.close();
     }
     assert.equal(result.code, 1, result.stderr.slice(-2000));
-    const summary = result.stdout.slice(result.stdout.lastIndexOf('collect-conformance: summary')).split('\n');
+    const summary = summaryOf(result.stdout);
     assert.match(summary[0] ?? '', /^collect-conformance: summary: 1 cause breaks \d+ rules? \(❌\): /);
     assert.match(summary[0] ?? '', title);
     const id = /❌ cause ([0-9a-f]{8}): /.exec(summary[1] ?? '')?.[1];

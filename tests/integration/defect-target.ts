@@ -6,6 +6,7 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startMockServer, type RunningMock } from '../../mock/server.ts';
+import { runCommand } from './run-command.ts';
 
 export type Defect = 'timestamps-as-numbers' | 'amounts-as-strings' | 'forbidden-for-unauthorised' | 'none';
 
@@ -81,3 +82,31 @@ export async function startDefectTarget(defect: Defect): Promise<DefectTarget> {
     },
   };
 }
+
+/** The default run against a defect target, both accounts configured (ids may be overridden or added). */
+export function runAgainst(target: DefectTarget, output: string, ids: Record<string, string> = {}) {
+  return runCommand(
+    [
+      '--base-url',
+      target.baseUrl,
+      '--secret-key-env',
+      'FIRST_KEY',
+      '--second-secret-key-env',
+      'SECOND_KEY',
+      '--output',
+      output,
+    ],
+    {
+      FIRST_KEY: target.secretKey,
+      SECOND_KEY: target.secondSecretKey,
+      PCS_BALANCE_ID: '1',
+      PCS_CURRENCY_ID: '1',
+      PCS_SECOND_BALANCE_ID: '11',
+      ...ids,
+    },
+  );
+}
+
+/** The closing summary's lines of a run's standard output. */
+export const summaryOf = (stdout: string): string[] =>
+  stdout.slice(stdout.lastIndexOf('collect-conformance: summary')).split('\n');

@@ -12,37 +12,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDefectTarget, type DefectTarget } from './defect-target.ts';
+import { runAgainst, startDefectTarget, summaryOf } from './defect-target.ts';
 import { runCommand } from './run-command.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-first-hour-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
-
-async function runAgainst(target: DefectTarget, output: string, ids: Record<string, string> = {}) {
-  return runCommand(
-    [
-      '--base-url',
-      target.baseUrl,
-      '--secret-key-env',
-      'FIRST_KEY',
-      '--second-secret-key-env',
-      'SECOND_KEY',
-      '--output',
-      output,
-    ],
-    {
-      FIRST_KEY: target.secretKey,
-      SECOND_KEY: target.secondSecretKey,
-      PCS_BALANCE_ID: '1',
-      PCS_CURRENCY_ID: '1',
-      PCS_SECOND_BALANCE_ID: '11',
-      ...ids,
-    },
-  );
-}
-
-const summaryOf = (stdout: string): string[] =>
-  stdout.slice(stdout.lastIndexOf('collect-conformance: summary')).split('\n');
 
 test('one defect is one cause: the summary, JUnit and the console say so', { timeout: 300_000 }, async () => {
   const target = await startDefectTarget('timestamps-as-numbers');
