@@ -12,6 +12,7 @@
  * against it. Scenarios: a read (GET /currencies/1) and a creation (POST /transactions).
  */
 import { ensurePeersInstalled } from './peers/install.ts';
+import { autocannon, autocannonBin } from './autocannon.ts';
 import { commandLineOf, writeMeasured } from './measured.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -20,7 +21,6 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const autocannonBin = resolve(root, 'node_modules/autocannon/autocannon.js');
 const prismBin = resolve(root, 'lab/peer-tools/node_modules/@stoplight/prism-cli/dist/index.js');
 const prismShim = resolve(root, 'lab/peer-tools/node_modules/.bin/prism');
 
@@ -56,13 +56,6 @@ interface Measured {
 }
 
 /** The fields of autocannon's --json output this script reads. */
-interface AutocannonJson {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(name);
   const value = index >= 0 ? process.argv[index + 1] : undefined;
@@ -215,44 +208,22 @@ async function startPrism(port: number): Promise<{ child: ChildProcess; base: st
   return { child, base };
 }
 
-function autocannon(
+async function load(
   url: string,
   scenario: Scenario,
   key: string,
   seconds: number,
   connections: number,
 ): Promise<Measured> {
-  const args = [
-    autocannonBin,
-    '-j',
-    '-c',
-    String(connections),
-    '-d',
-    String(seconds),
-    '-m',
-    scenario.method,
-    '-H',
-    `authorization=Bearer ${key}`,
-  ];
-  if (scenario.body !== undefined) args.push('-H', 'content-type=application/json', '-b', scenario.body);
-  args.push(url);
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      if (code !== 0) return fail(new Error(`autocannon exited with ${code}`));
-      const json = JSON.parse(output) as AutocannonJson;
-      done({
-        requestsPerSecond: Math.round(json.requests.average),
-        p50Ms: json.latency.p50,
-        p99Ms: json.latency.p99,
-        non2xx: json.non2xx,
-        errors: json.errors,
-        total: json.requests.total,
-      });
-    });
-  });
+  const json = await autocannon({ url, method: scenario.method, key, body: scenario.body, seconds, connections });
+  return {
+    requestsPerSecond: Math.round(json.requests.average),
+    p50Ms: json.latency.p50,
+    p99Ms: json.latency.p99,
+    non2xx: json.non2xx,
+    errors: json.errors,
+    total: json.requests.total,
+  };
 }
 
 function row(cells: string[]): string {
@@ -270,10 +241,10 @@ export async function mockVersusBare(seconds: number, connections: number): Prom
   try {
     for (const scenario of scenarios) {
       for (const count of [...new Set([1, connections])]) {
-        await autocannon(mock.base + scenario.path, scenario, mock.key, 1, count);
-        const ours = await autocannon(mock.base + scenario.path, scenario, mock.key, seconds, count);
-        await autocannon(bare.base + scenario.path, scenario, mock.key, 1, count);
-        const theirs = await autocannon(bare.base + scenario.path, scenario, mock.key, seconds, count);
+        await load(mock.base + scenario.path, scenario, mock.key, 1, count);
+        const ours = await load(mock.base + scenario.path, scenario, mock.key, seconds, count);
+        await load(bare.base + scenario.path, scenario, mock.key, 1, count);
+        const theirs = await load(bare.base + scenario.path, scenario, mock.key, seconds, count);
         ratios.push({
           scenario: scenario.name,
           connections: count,
@@ -339,8 +310,8 @@ async function main(): Promise<void> {
     say(row(['---', '---', '---:', '---:', '---:', '---:', '---:']));
     for (const scenario of scenarios) {
       // A short warm-up of each server first (JIT, connection pools), not counted.
-      await autocannon(mock.base + scenario.path, scenario, mock.key, 1, connections);
-      const ours = await autocannon(mock.base + scenario.path, scenario, mock.key, seconds, connections);
+      await load(mock.base + scenario.path, scenario, mock.key, 1, connections);
+      const ours = await load(mock.base + scenario.path, scenario, mock.key, seconds, connections);
       say(
         row([
           scenario.name,
@@ -353,8 +324,8 @@ async function main(): Promise<void> {
         ]),
       );
       if (prism) {
-        await autocannon(prism.base + scenario.path, scenario, 'bench', 1, connections);
-        const theirs = await autocannon(prism.base + scenario.path, scenario, 'bench', seconds, connections);
+        await load(prism.base + scenario.path, scenario, 'bench', 1, connections);
+        const theirs = await load(prism.base + scenario.path, scenario, 'bench', seconds, connections);
         say(
           row([
             scenario.name,

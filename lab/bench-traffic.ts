@@ -29,11 +29,11 @@ import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ExchangeHook, type ForwardingStats, startForwardingProxy } from '../support/traffic/forwarding-proxy.ts';
+import { autocannon } from './autocannon.ts';
 import { benchCreationBody } from './bench-mock.ts';
 
 const thisFile = fileURLToPath(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
-const autocannonBin = resolve(root, 'node_modules/autocannon/autocannon.js');
 
 export interface NamedHook {
   name: string;
@@ -309,51 +309,15 @@ function sampleRss(everyMs = 100): { stop(): number[] } {
   };
 }
 
-interface AutocannonJson {
-  requests: { total: number };
-  latency: { p50: number; p99: number };
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-
-function autocannon(url: string, key: string, connections: number, seconds: number) {
-  const args = [
-    autocannonBin,
-    '-j',
-    '-c',
-    String(connections),
-    '-d',
-    String(seconds),
-    '-m',
-    'POST',
-    '-H',
-    `authorization=Bearer ${key}`,
-    '-H',
-    'content-type=application/json',
-    '-b',
-    benchCreationBody,
-    url,
-  ];
-  return new Promise<{ perSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number }>(
-    (done, fail) => {
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => {
-        if (code !== 0) return fail(new Error(`autocannon exited with ${code}`));
-        const json = JSON.parse(output) as AutocannonJson;
-        done({
-          perSecond: json.requests.total / json.duration,
-          p50Ms: json.latency.p50,
-          p99Ms: json.latency.p99,
-          errors: json.errors + json.timeouts,
-          non2xx: json.non2xx,
-        });
-      });
-    },
-  );
+async function load(url: string, key: string, connections: number, seconds: number) {
+  const json = await autocannon({ url, method: 'POST', key, body: benchCreationBody, seconds, connections });
+  return {
+    perSecond: json.requests.total / json.duration,
+    p50Ms: json.latency.p50,
+    p99Ms: json.latency.p99,
+    errors: json.errors + json.timeouts,
+    non2xx: json.non2xx,
+  };
 }
 
 export function machineLine(): string {
@@ -392,13 +356,13 @@ export async function runTrafficBench(
 
     const throughput: ThroughputFigures[] = [];
     log(`throughput: the upstream alone, ${options.connections} connections, ${options.seconds} s`);
-    const alone = await autocannon(info.base + info.createPath, info.key, options.connections, options.seconds);
+    const alone = await load(info.base + info.createPath, info.key, options.connections, options.seconds);
     throughput.push({ path: 'upstream alone', ...alone, peakRssMiB: null, stats: null });
     for (const { name, hook, close } of options.hooks) {
       log(`throughput: through the proxy, ${name}`);
       const proxy = await startForwardingProxy({ upstream: info.base, onExchange: hook });
       const rss = sampleRss();
-      const measured = await autocannon(proxy.url + info.createPath, info.key, options.connections, options.seconds);
+      const measured = await load(proxy.url + info.createPath, info.key, options.connections, options.seconds);
       await proxy.close();
       await close?.();
       const samples = rss.stop();
@@ -416,12 +380,7 @@ export async function runTrafficBench(
       const before = process.memoryUsage.rss();
       const proxy = await startForwardingProxy({ upstream: info.base, onExchange: options.longHook.hook });
       const rss = sampleRss();
-      const measured = await autocannon(
-        proxy.url + info.createPath,
-        info.key,
-        options.connections,
-        options.longSeconds,
-      );
+      const measured = await load(proxy.url + info.createPath, info.key, options.connections, options.longSeconds);
       const samples = rss.stop();
       await proxy.close();
       await options.longHook.close?.();
