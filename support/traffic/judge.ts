@@ -31,7 +31,6 @@ import { checksOf, judgeAnswer } from '../judgment/registry.ts';
 import { accountIdIsNot } from '../judgment/rules/accounts.ts';
 import { checkRecord } from '../judgment/verdict-message.ts';
 import type { VerdictRecord } from '../judgment/verdict-record.ts';
-import { dialectReadings } from '../judgment/json-dialects.ts';
 import { classifyBody } from './body-class.ts';
 import { requestViolations, type ClientFinding } from './client-findings.ts';
 import { credentialOf, type Account, type Credential, type Keys } from './credentials.ts';
@@ -322,16 +321,17 @@ export class TrafficJudge {
 
   private send(route: Route, exchange: Exchange, account: Account): { expectation: Expectation; inputClass: string } {
     const contentType = exchange.requestHeaders['content-type'];
-    const sentToken = sentTokenOf(exchange.requestBody);
-    const token = this.state.tokenFor(sentToken);
     const body = classifyBody(
       'send-transaction-body',
       exchange.requestBody,
       contentType,
-      { '/token': (value) => token !== undefined && this.state.tokenFor(value) === token },
+      { '/token': (value) => this.state.tokenFor(value) !== undefined },
       this.options.pinned,
     );
     if (body.kind === 'malformed') return { expectation: refused('MALFORMED-JSON-4XX'), inputClass: 'must-refuse' };
+    // The token as the body was read: as JSON, or as a lenient parser read text beyond RFC 8259.
+    const sentToken = valueAtPointer(body.body, '/token');
+    const token = this.state.tokenFor(sentToken);
     if (sentToken === undefined || sentToken === null)
       return { expectation: notAccepted('SEND-TOKEN-REQUIRED'), inputClass: 'must-refuse' };
     if (token === undefined)
@@ -582,17 +582,3 @@ const readAs = (reading: { kind: string; value?: unknown }): { read?: Record<str
   Array.isArray(reading.value)
     ? {}
     : { read: reading.value as Record<string, unknown> };
-
-/** The token a send's body carries: as JSON reads it, else as the first lenient parser that reads one there. */
-function sentTokenOf(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return valueAtPointer(JSON.parse(text), '/token');
-  } catch {
-    for (const { value } of dialectReadings(text)) {
-      const token = valueAtPointer(value, '/token');
-      if (token !== undefined) return token;
-    }
-    return undefined;
-  }
-}
