@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { arch, availableParallelism, cpus, loadavg, platform } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MutationScore } from './mutation/score.ts';
+import { impactLine, type MutationScore } from './mutation/score.ts';
 
 export const measuredDir = fileURLToPath(new URL('../docs/measured/', import.meta.url));
 
@@ -140,6 +140,7 @@ export function mutationFigures(score: MutationScore, runs: string): string[] {
       `(false positives: ${score.falsePositives}) |`,
     `| Wall time, both modes | ${seconds(score.wallSeconds)} (${phases}) |`,
     `| Test executions | ${score.testsExecuted} |`,
+    `| Variants' tests | ${impactLine(score.impact)} |`,
     `| Cases per property test | PCS_RUNS=${runs} |`,
     '',
     '## Mutants by operator',

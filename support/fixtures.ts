@@ -96,6 +96,7 @@ type TestFixtures = {
   /** Allure labels of every test (epic, feature, story, severity, reference link), from its rules. */
   allureLabels: void;
   keepWorkerOnExpectedFailure: void;
+  harnessSkip: void;
 };
 
 /** Options a Playwright project sets with `use`. */
@@ -105,6 +106,23 @@ export type SuiteOptions = {
 };
 
 type WorkerFixtures = { target: Target; settleRequests: void };
+
+/** A harness's reason to skip a test before it sends anything, or undefined to run it. */
+export type HarnessSkip = (testInfo: TestInfo) => string | undefined;
+
+/**
+ * Kept on globalThis under a registered symbol, as the transport's outgoing headers are
+ * (support/http/transport.ts), so that a configuration file and the tests reach the same hook.
+ */
+const harnessSkipKey = Symbol.for('collect-conformance.harness-skip');
+
+/**
+ * Lets a harness skip tests that can no longer tell it anything: npm run mutation skips the remaining tests
+ * of a mutant another test already killed (each would only pass against the reference). The suite never sets it.
+ */
+export function setHarnessSkip(skip: HarnessSkip | undefined): void {
+  (globalThis as Record<symbol, unknown>)[harnessSkipKey] = skip;
+}
 
 export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
   target: [
@@ -171,6 +189,14 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
    * after every failure (about a second each on two cores). Results keep their actual status.
    */
   failuresExpected: [false, { option: true }],
+  harnessSkip: [
+    async ({}, use, testInfo) => {
+      const reason = ((globalThis as Record<symbol, unknown>)[harnessSkipKey] as HarnessSkip | undefined)?.(testInfo);
+      testInfo.skip(reason !== undefined, reason);
+      await use();
+    },
+    { auto: true },
+  ],
   keepWorkerOnExpectedFailure: [
     async ({ failuresExpected }, use, testInfo) => {
       await use();

@@ -13,7 +13,7 @@ import { TrafficJudge, type JudgeOptions } from '../../support/traffic/judge.ts'
 import { headerValue } from '../../support/traffic/traffic-exchange.ts';
 import type { VerdictRecord } from '../../support/judgment/verdict-record.ts';
 import { requestLine, violationLine } from '../../support/judgment/verdict-message.ts';
-import type { TestOutcome } from './playwright-json.ts';
+import type { TestOutcome } from './outcomes.ts';
 import { widerStageSuffix } from './score.ts';
 
 export const referenceBehaviour = 'reference';

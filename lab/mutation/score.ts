@@ -6,7 +6,7 @@
  * lenient variants (which conform by default and --strict must fail).
  */
 import { isLenient, type Mutant, type Variant } from '../../mock/mutants/index.ts';
-import { ruleOfMessage, type TestOutcome } from './playwright-json.ts';
+import { ruleOfMessage, type TestOutcome } from './outcomes.ts';
 
 /**
  * Project-name suffix of the second stage: a mutant its rule's
@@ -37,6 +37,8 @@ export interface MutantResult {
 export interface VariantResult {
   name: string;
   description: string;
+  /** Its impact map's tests, or every test calling an operation it changes (the run's sample, or --full). */
+  against: 'impact map' | 'every covering test';
   testsRun: number;
   passed: boolean;
   failures: Catch[];
@@ -51,8 +53,21 @@ export interface StrictScore {
   lenientVariants: MutantResult[];
 }
 
+/** How the variants met the suite: their impact maps, and the sample that checked them. */
+export interface ImpactCheck {
+  /** Every variant against every covering test (--full). */
+  full: boolean;
+  /** The seed that drew the sample (npm run mutation -- --sample-seed S draws it again). */
+  sampleSeed: number;
+  /** The variants run against every covering test. */
+  wholeVariants: string[];
+  /** Tests outside a sampled variant's map that failed on it: the map missed them. */
+  mapGaps: Array<{ variant: string; test: string }>;
+}
+
 export interface MutationScore {
   generatedAt: string;
+  impact: ImpactCheck;
   wallSeconds: number;
   phases: { referenceSeconds: number; ruleTestsSeconds: number; coveringTestsSeconds: number };
   testsExecuted: number;
@@ -121,7 +136,9 @@ export function computeScore(
   variants: Variant[],
   outcomes: { default: TestOutcome[]; strict: TestOutcome[] },
   timing: { wallSeconds: number; referenceSeconds: number; ruleTestsSeconds: number; coveringTestsSeconds: number },
+  impact: ImpactCheck,
 ): MutationScore {
+  const whole = new Set(impact.wholeVariants);
   const counted = mutants.filter((mutant) => !mutant.equivalent);
   const byProject = byProjectOf(outcomes.default);
   const results = mutantResults(counted, byProject, (mutant) => mutant.rule);
@@ -131,6 +148,7 @@ export function computeScore(
     return {
       name: variant.name,
       description: variant.description,
+      against: whole.has(variant.name) ? 'every covering test' : 'impact map',
       testsRun: ran.filter((outcome) => outcome.status !== 'skipped').length,
       passed: failures.length === 0 && ran.length > 0,
       failures,
@@ -143,6 +161,7 @@ export function computeScore(
   const strictKilled = [...strictResults, ...lenient].filter((result) => result.killed);
   return {
     generatedAt: new Date().toISOString(),
+    impact,
     wallSeconds: timing.wallSeconds,
     phases: {
       referenceSeconds: timing.referenceSeconds,
@@ -172,6 +191,16 @@ export function computeScore(
   };
 }
 
+/** How the variants met the suite this run, in one sentence. */
+export function impactLine(impact: ImpactCheck): string {
+  if (impact.full) return 'Every variant ran against every test calling an operation it changes (`--full`).';
+  return (
+    'Each variant ran against its impact map (the tests of the rules its choice tests, among those calling an ' +
+    `operation it changes); ${impact.wholeVariants.length} drawn by seed ${impact.sampleSeed} ran against every ` +
+    `such test, which checks the maps (map gaps: ${impact.mapGaps.length}).`
+  );
+}
+
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderMarkdown(score: MutationScore): string {
@@ -193,6 +222,8 @@ export function renderMarkdown(score: MutationScore): string {
       `${score.phases.ruleTestsSeconds.toFixed(1)} s, ` +
       `survivors with every covering test ${score.phases.coveringTestsSeconds.toFixed(1)} s); ` +
       `${score.testsExecuted} test executions. Generated ${score.generatedAt} by \`npm run mutation\`.`,
+    '',
+    impactLine(score.impact),
     '',
     '## Survivors',
     '',
@@ -233,14 +264,27 @@ export function renderMarkdown(score: MutationScore): string {
     '',
     '## Conforming variants (the suite must pass each in the default mode)',
     '',
-    '| Variant | Behaviour | Tests run | Result | Failing tests |',
-    '|---|---|---|---|---|',
+    '| Variant | Behaviour | Against | Tests run | Result | Failing tests |',
+    '|---|---|---|---|---|---|',
   );
   for (const v of score.variants) {
     const failing = v.failures.map((f) => `${f.test}: ${f.message.slice(0, 160)}`).join('<br>');
     lines.push(
-      `| ${v.name} | ${cell(v.description)} | ${v.testsRun} | ` +
+      `| ${v.name} | ${cell(v.description)} | ${v.against} | ${v.testsRun} | ` +
         `${v.passed ? 'pass' : '**FAIL (false positive)**'} | ${cell(failing) || '—'} |`,
+    );
+  }
+  if (score.impact.mapGaps.length > 0) {
+    lines.push(
+      '',
+      '## Impact map gaps',
+      '',
+      "Tests that failed on a sampled variant outside its impact map: the variant's `rules` should name one of " +
+        "the test's rules, so that every run meets it there.",
+      '',
+      '| Variant | Test |',
+      '|---|---|',
+      ...score.impact.mapGaps.map((gap) => `| ${gap.variant} | ${cell(gap.test)} |`),
     );
   }
   if (score.killedOnlyBySuiteErrors.length > 0) {

@@ -10,6 +10,13 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from '@playwright/test';
 
 export const chromiumPath = '/usr/bin/chromium';
+
+/**
+ * How long a page may take to show what a test looks for: the report is a large single page, and on a
+ * machine that runs the other checks beside these tests, Chromium renders it in tens of seconds. A limit,
+ * not a speed the tests hold the report to.
+ */
+export const pageTimeoutMs = 120_000;
 export const chromiumArgs = [
   '--headless',
   '--no-sandbox',
@@ -39,7 +46,13 @@ export async function serve(directory: string): Promise<{ server: Server; url: s
 }
 
 export async function openBrowser(profile: string): Promise<{ context: BrowserContext; blocked: string[] }> {
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: chromiumArgs });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    args: chromiumArgs,
+    timeout: pageTimeoutMs,
+  });
+  // Navigations and actions wait as long as the checks for what a page shows.
+  context.setDefaultTimeout(pageTimeoutMs);
   const blocked: string[] = [];
   // Loopback only: the report's analytics script (and anything else remote) is aborted here.
   await context.route('**/*', async (route) => {

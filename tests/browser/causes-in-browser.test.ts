@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildReport } from '../../cli/report.ts';
 import { runAgainst, startDefectTarget, summaryOf, type Defect } from '../integration/defect-target.ts';
-import { chromiumPath, openBrowser, serve } from './browser-helpers.ts';
+import { chromiumPath, openBrowser, pageTimeoutMs, serve } from './browser-helpers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'cc-causes-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -26,7 +26,7 @@ const defects: Array<{ defect: Defect; title: RegExp }> = [
 
 for (const { defect, title } of defects) {
   test(`${defect}: the summary's first line and the Allure front page name the same one cause`, {
-    timeout: 240_000,
+    timeout: 600_000,
   }, async () => {
     assert.ok(existsSync(chromiumPath), `${chromiumPath} not found: apt-get install -y chromium`);
     const target = await startDefectTarget(defect);
@@ -55,13 +55,13 @@ for (const { defect, title } of defects) {
     try {
       const page = await browser.context.newPage();
       await page.goto(served.url);
-      await page.getByText('Metadata', { exact: false }).first().waitFor({ timeout: 30_000 });
+      await page.getByText('Metadata', { exact: false }).first().waitFor({ timeout: pageTimeoutMs });
       const front = await page.locator('body').innerText();
       assert.match(front, new RegExp(`Cause 1\\s+cause ${id}: `), 'the front page metadata names the cause');
       assert.match(front, title);
       assert.doesNotMatch(front, /Cause 2/, 'one defect, one cause');
       await page.getByText('Categories', { exact: false }).first().click();
-      await page.getByText(`Cause ${id}:`, { exact: false }).first().waitFor({ timeout: 15_000 });
+      await page.getByText(`Cause ${id}:`, { exact: false }).first().waitFor({ timeout: pageTimeoutMs });
     } finally {
       await browser.context.close();
       await new Promise<void>((resolve) => served.server.close(() => resolve()));

@@ -23,7 +23,7 @@ import { outputFiles } from '../../reporters/conformance-reporter.ts';
 import type { ConformanceMatrix, RuleCoverage } from '../../reporters/conformance-model.ts';
 import { buildReport } from '../../cli/report.ts';
 import { brokenRules, startBrokenTarget, type BrokenTarget } from './broken-target.ts';
-import { chromiumPath, openBrowser, serve } from './browser-helpers.ts';
+import { chromiumPath, openBrowser, pageTimeoutMs, serve } from './browser-helpers.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 interface Run {
@@ -89,7 +89,7 @@ function countAfter(text: string, label: string): number {
   return match ? Number(match[1]) : NaN;
 }
 
-describe('reports of a run against a broken target', { timeout: 240_000 }, () => {
+describe('reports of a run against a broken target', { timeout: 600_000 }, () => {
   let target: BrokenTarget;
   let run: Run;
   let server: Server | undefined;
@@ -229,7 +229,7 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
   test('Chromium shows the report with the run totals, offline', async () => {
     const expected = junitTotals(join(run.outputDir, 'junit.xml'));
     assert.ok(expected.total > 0 && expected.failed > 0, `unexpected JUnit totals ${JSON.stringify(expected)}`);
-    await page.getByText('Total', { exact: false }).first().waitFor({ timeout: 30_000 });
+    await page.getByText('Total', { exact: false }).first().waitFor({ timeout: pageTimeoutMs });
     const text = await page.locator('body').innerText();
     assert.equal(countAfter(text, 'Total'), expected.total, 'total');
     assert.equal(countAfter(text, 'Failed'), expected.failed, 'failed');
@@ -257,7 +257,7 @@ describe('reports of a run against a broken target', { timeout: 240_000 }, () =>
     await page
       .getByText('CUSTOMER-DELETE-404 (documented) violated by deleteCustomer')
       .first()
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: pageTimeoutMs });
     const text = await page.locator('body').innerText();
     assert.match(text, /at status: expected 404, actual 200/);
     assert.match(text, /CUSTOMER-DELETE-404 violations/);

@@ -184,6 +184,7 @@ test('the mutation figures: both modes, the variants, and the mutants by operato
   const survivor = result('c', 'status', false);
   const score: MutationScore = {
     generatedAt: '2025-01-02T03:04:05.000Z',
+    impact: { full: false, sampleSeed: 7, wholeVariants: ['variant.v'], mapGaps: [] },
     wallSeconds: 100,
     phases: { referenceSeconds: 10, ruleTestsSeconds: 80, coveringTestsSeconds: 10 },
     testsExecuted: 500,
@@ -192,7 +193,9 @@ test('the mutation figures: both modes, the variants, and the mutants by operato
     survivors: [survivor],
     killed,
     killedOnlyBySuiteErrors: [],
-    variants: [{ name: 'variant.v', description: 'v', testsRun: 3, passed: true, failures: [] }],
+    variants: [
+      { name: 'variant.v', description: 'v', against: 'every covering test', testsRun: 3, passed: true, failures: [] },
+    ],
     falsePositives: 0,
     strict: {
       score: { killed: 3, total: 4, percent: 75 },

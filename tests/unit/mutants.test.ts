@@ -7,14 +7,27 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildMockApp } from '../../mock/app.ts';
 import { behaviours, mutants, variants, installMutant, UnknownMutantError } from '../../mock/mutants/index.ts';
 import { referenceExtras } from '../../mock/mutants/shape.ts';
 import { documentedResponses } from '../../mock/mutants/contract.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
 import { operationRules, operations } from '../../contract/operations.ts';
-import { attribute, batches, coveringTests, ruleTests } from '../../lab/mutation/plan.ts';
-import { ruleOfMessage, type TestOutcome } from '../../lab/mutation/playwright-json.ts';
+import {
+  attribute,
+  coveringTests,
+  firstRuleTests,
+  impactTests,
+  layOut,
+  mapGaps,
+  ruleTests,
+  wholeSample,
+} from '../../lab/mutation/plan.ts';
+import { grepOf, ruleOfMessage, type TestOutcome } from '../../lab/mutation/outcomes.ts';
+import { writeSuiteCopies } from '../../lab/mutation/suite-copies.ts';
 
 interface Answer {
   status: number;
@@ -501,35 +514,142 @@ test('every non-equivalent mutant and every variant changes what the mock answer
 const outcome = (id: string, operations: string[], tags: string[]): TestOutcome => ({
   project: 'reference',
   id,
+  titlePath: id.split(' › '),
   file: id.split(' › ')[0]!,
-  title: id,
-  grep: id,
+  title: id.split(' › ').slice(1).join(' › '),
+  grep: grepOf(id.split(' › ')),
   tags,
   status: 'passed',
   operations,
+  durationMs: 1,
 });
 
-test('batches put each test at most once per project and keep every assignment', () => {
+test('the run lays each test out once per behaviour over copies of the suite, and reads each back', () => {
   const a = outcome('a.spec.ts › one', ['getBalance'], ['BALANCE-ARRAY']);
-  const b = outcome('a.spec.ts › two', ['getBalance'], ['BALANCE-2XX']);
-  const projects = batches(
+  const b = outcome('b/c.spec.ts › two › deep', ['getBalance'], ['BALANCE-2XX']);
+  const laid = layOut(
     [
-      { mutant: 'm1', tests: [a] },
-      { mutant: 'm2', tests: [a, b] },
-      { mutant: 'm3', tests: [b] },
+      { behaviour: 'm1', tests: [a] },
+      { behaviour: 'm2', tests: [a, b] },
+      { behaviour: 'reference', tests: [b] },
     ],
-    'mutants',
+    'default',
+  );
+  assert.equal(laid.copies, 2);
+  assert.deepEqual(laid.project.behaviourByTest, {
+    'c1/a.spec.ts › one': 'm1',
+    'c2/a.spec.ts › one': 'm2',
+    'c1/b/c.spec.ts › two › deep': 'm2',
+    'c2/b/c.spec.ts › two › deep': 'reference',
+  });
+  assert.ok(laid.needs(2, 'b/c.spec.ts') && !laid.needs(3, 'a.spec.ts'));
+  assert.ok(
+    laid.project.grep!.some((source) => new RegExp(source).test('default c2/b/c.spec.ts two deep @BALANCE-2XX')),
+  );
+  const copyOf = (test: TestOutcome, copy: number): TestOutcome => {
+    const titlePath = [`c${copy}/${test.file}`, ...test.titlePath.slice(1)];
+    return { ...test, project: 'default', id: titlePath.join(' › '), titlePath, file: titlePath[0]! };
+  };
+  const relabelled = attribute(
+    [{ ...copyOf(a, 2), status: 'failed' }, copyOf(b, 2), { ...b, project: 'elsewhere' }],
+    [laid.project],
+    ' [covering tests]',
   );
   assert.deepEqual(
-    projects.map((project) => project.behaviourByTest),
+    relabelled.map((o) => [o.project, o.id, o.file]),
     [
-      { [a.id]: 'm1', [b.id]: 'm3' },
-      { [a.id]: 'm2', [b.id]: 'm2' },
+      ['m2 [covering tests]', a.id, 'a.spec.ts'],
+      ['reference', b.id, 'b/c.spec.ts'],
+      ['elsewhere', b.id, 'b/c.spec.ts'],
     ],
   );
-  assert.ok(projects.every((project) => project.expectFailure));
-  const relabelled = attribute([{ ...a, project: 'mutants 2', status: 'failed' }], projects, ' [covering tests]');
-  assert.equal(relabelled[0]!.project, 'm2 [covering tests]');
+});
+
+test('a copy of a spec file imports what the original imports', () => {
+  const root = mkdtempSync(join(tmpdir(), 'pcs-copies-'));
+  try {
+    const suite = join(root, 'tests', 'suite');
+    mkdirSync(join(suite, 'properties'), { recursive: true });
+    writeFileSync(
+      join(suite, 'properties', 'p.spec.ts'),
+      "import { test } from '../../../support/fixtures.ts';\nimport fc from 'fast-check';\n" +
+        "import {\n  x,\n} from './helper.ts';\n",
+    );
+    writeFileSync(join(suite, 'q.spec.ts'), "import '../../support/x.ts';\n");
+    const copies = writeSuiteCopies(suite, join(root, '.work'), (copy) => copy === 2, 2);
+    const copied = readFileSync(join(copies.testDir, 'c2', 'properties', 'p.spec.ts'), 'utf8');
+    const from = join(copies.testDir, 'c2', 'properties');
+    assert.match(copied, /from 'fast-check'/);
+    for (const [spec, target] of [
+      [/from '([^']*fixtures\.ts)'/, join(root, 'support', 'fixtures.ts')],
+      [/from '([^']*helper\.ts)'/, join(suite, 'properties', 'helper.ts')],
+    ] as const)
+      assert.equal(join(from, spec.exec(copied)![1]!), target);
+    assert.match(
+      readFileSync(join(copies.testDir, 'c2', 'q.spec.ts'), 'utf8'),
+      /^import '\.\.\/\.\.\/\.\.\/support\/x\.ts';/,
+    );
+    assert.ok(!existsSync(join(copies.testDir, 'c1')), 'only the copies asked for are written');
+    copies.remove();
+    assert.ok(!existsSync(copies.testDir));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("each mutant's first test is one of its rule's, the least shared, so that batches stay few", () => {
+  const tests = ['x', 'y', 'z'].map((name) => ({
+    ...outcome(`r.spec.ts › ${name}`, ['getBalance'], []),
+    durationMs: 5,
+  }));
+  const [x, y, z] = tests as [TestOutcome, TestOutcome, TestOutcome];
+  const picks = firstRuleTests(
+    [
+      { behaviour: 'many', tests: [x, y, z] },
+      { behaviour: 'only-x', tests: [x] },
+      { behaviour: 'x-or-y', tests: [x, y] },
+    ],
+    // A variant's map already holds z.
+    [{ behaviour: 'variant.v', tests: [z] }],
+  );
+  assert.deepEqual(
+    picks.map((pick) => [pick.behaviour, pick.tests.map((test) => test.id)]),
+    [
+      ['many', [x.id]],
+      ['only-x', [x.id]],
+      ['x-or-y', [y.id]],
+    ],
+    'the fewest choices pick first: only-x takes x, x-or-y then y, and many the least used (ties: the first)',
+  );
+  // Every test used at most twice: two copies of the suite, where each mutant with all its rule's tests made three.
+  assert.equal(layOut([{ behaviour: 'variant.v', tests: [z] }, ...picks], 'default').copies, 2);
+});
+
+test("a variant's impact map: the tests of the rules its choice tests, among those calling its operations", () => {
+  const tests = [
+    outcome('b.spec.ts › array', ['getBalance'], ['documented', 'BALANCE-ARRAY']),
+    outcome('b.spec.ts › contains', ['getBalance'], ['inferred', 'BALANCE-CONTAINS-ID']),
+    outcome('c.spec.ts › currency', ['getCurrency'], ['documented', 'BALANCE-ARRAY']),
+  ];
+  const variant = { operations: ['getBalance'] as const, rules: ['BALANCE-ARRAY'] };
+  assert.deepEqual(
+    impactTests({ ...variant, operations: [...variant.operations] }, tests).map((t) => t.id),
+    ['b.spec.ts › array'],
+  );
+  const failed = [tests[1]!, tests[0]!];
+  assert.deepEqual(
+    mapGaps({ ...variant, operations: [...variant.operations] }, failed, tests).map((t) => t.id),
+    ['b.spec.ts › contains'],
+    'a failure outside the map is a gap of the map',
+  );
+});
+
+test('the sample of variants checked against every covering test is drawn by its seed', () => {
+  const names = Array.from({ length: 66 }, (_, i) => `variant.${i}`);
+  assert.deepEqual(wholeSample(names, 7, 42), wholeSample(names, 7, 42));
+  assert.notDeepEqual(wholeSample(names, 7, 42), wholeSample(names, 7, 43));
+  assert.equal(new Set(wholeSample(names, 7, 42)).size, 7);
+  assert.equal(wholeSample(names, 100, 1).length, 66);
 });
 
 test('a mutant runs the tests of its rule among those calling its operations', () => {

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * Runs a plan of stages: lanes side by side, the stages of a lane one after the other, and prints each
+ * stage's output when it ends (so that a log reads stage by stage, not interleaved), then every stage's
+ * time and exit code, and the wall time. Exit code 1 when a stage failed (every stage still runs: one
+ * failure does not hide another), 2 for an unknown plan.
+ *
+ *   node lab/stages.mjs test    # npm test: the project's own tests
+ *   node lab/stages.mjs ci      # .ci/run after its installs: npm test, the browser tests, the mutation score,
+ *                               # the independent servers
+ *
+ * Why lanes: on two cores most stages wait as much as they compute (processes starting, servers booting,
+ * timers of the tests about signals and time-outs), so two stages side by side take less than one after the
+ * other. Plain JavaScript, so that it starts without a loader.
+ */
+import { spawn } from 'node:child_process';
+
+/** A stage: its name, the command line (run by the shell, from the checkout). */
+const stage = (name, command) => ({ name, command });
+
+/**
+ * The plans, lane by lane. npm test: the integration tests (the longest stage, mostly waiting on the
+ * processes they start) beside everything else. CI: npm test beside the browser tests and the mutation
+ * score, and the independent servers; the browser tests first in their lane, so that they open the report
+ * while the machine is least busy.
+ */
+const plans = {
+  test: [
+    [
+      stage('typecheck', 'npm run --silent typecheck'),
+      stage('lint', 'npm run --silent lint'),
+      stage('unit tests', 'npm run --silent test:unit'),
+      stage('conformance against the mock', 'npm run --silent conformance'),
+      stage('installed package', 'npm run --silent test:package'),
+    ],
+    [stage('integration tests', 'npm run --silent test:integration')],
+  ],
+  ci: [
+    [stage('npm test', 'npm test')],
+    [
+      stage('browser tests', 'npm run --silent test:report'),
+      stage('mutation score', 'npm run --silent mutation'),
+      stage('independent servers', 'npm run --silent independent -- --quick'),
+    ],
+  ],
+};
+
+const name = process.argv[2];
+const plan = plans[name];
+if (plan === undefined) {
+  process.stderr.write(`stages: no plan "${name ?? ''}" (plans: ${Object.keys(plans).join(', ')})\n`);
+  process.exit(2);
+}
+
+const started = Date.now();
+const seconds = (from) => ((Date.now() - from) / 1000).toFixed(1);
+const results = [];
+const running = new Map();
+
+/** A line now and then while stages run, so that a CI log shows progress (and is not cut for silence). */
+const heartbeat = setInterval(() => {
+  if (running.size === 0) return;
+  const list = [...running].map(([title, from]) => `${title} ${seconds(from)} s`).join(', ');
+  process.stdout.write(`stages: ${seconds(started)} s: running ${list}\n`);
+}, 60_000);
+
+function runStage({ name: title, command }) {
+  const from = Date.now();
+  running.set(title, from);
+  return new Promise((done) => {
+    const out = [];
+    const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    child.stdout.on('data', (chunk) => out.push(chunk));
+    child.stderr.on('data', (chunk) => out.push(chunk));
+    child.on('close', (code, signal) => {
+      running.delete(title);
+      const text = Buffer.concat(out).toString('utf8');
+      const result = { title, seconds: (Date.now() - from) / 1000, code: code ?? (signal ? `signal ${signal}` : 1) };
+      results.push(result);
+      process.stdout.write(
+        `\n===== ${title}: ${result.code === 0 ? 'passed' : `FAILED (exit ${result.code})`} in ` +
+          `${result.seconds.toFixed(1)} s: ${command}\n${text}${text.endsWith('\n') ? '' : '\n'}`,
+      );
+      done(result);
+    });
+  });
+}
+
+async function runLane(lane) {
+  for (const item of lane) await runStage(item);
+}
+
+// A signal to this runner reaches every stage's process (they share its process group), then the table.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.on(signal, () => {
+    process.stdout.write(`stages: stopped by ${signal}\n`);
+    process.exitCode = 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[signal] ?? 0);
+  });
+
+await Promise.all(plan.map(runLane));
+clearInterval(heartbeat);
+const width = Math.max(...results.map((result) => result.title.length));
+process.stdout.write(`\nstages of ${name}, in the order they ended:\n`);
+for (const result of results)
+  process.stdout.write(
+    `  ${result.title.padEnd(width)}  ${result.seconds.toFixed(1).padStart(7)} s  ` +
+      `${result.code === 0 ? 'passed' : `FAILED (exit ${result.code})`}\n`,
+  );
+const failed = results.filter((result) => result.code !== 0);
+process.stdout.write(
+  `  ${'wall time'.padEnd(width)}  ${seconds(started).padStart(7)} s  ` +
+    `${failed.length === 0 ? 'every stage passed' : `${failed.length} stage(s) failed`}\n`,
+);
+if (process.exitCode === undefined) process.exitCode = failed.length === 0 ? 0 : 1;
