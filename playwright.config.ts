@@ -55,7 +55,8 @@ export default defineConfig({
   reporter: [
     // dot and line: the suite's console reporter, which groups the failures by cause (every one is still a failure
     // for Playwright and in every report); list (--verbose): Playwright's, a line per test with its tags.
-    consoleReporter === 'list'
+    // A listing (--list) prints the tests through Playwright's own console reporters.
+    consoleReporter === 'list' || process.argv.includes('--list')
       ? ['list']
       : [
           modulePath('./reporters/console-reporter.ts'),
