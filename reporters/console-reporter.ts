@@ -2,8 +2,8 @@
  * The suite's console reporter (`dot` and `line`, the default console output): progress while the
  * tests run, then the failures grouped by cause, then the counts. One defect of a target fails many
  * tests (403 where 401 is owed fails every test of a missing key): each is a failure, for Playwright
- * and for every report, but the console prints the first test of each cause in full and the others
- * one line each, "same cause". Nothing is hidden from Playwright: its HTML and JSON reports hold every
+ * and for every report, but the console prints one test of each cause in full (the one whose message
+ * shows it most simply) and the others one line each, "same cause". Nothing is hidden from Playwright: its HTML and JSON reports hold every
  * failure in full, and the counts here are Playwright's own (expected, unexpected, flaky, skipped).
  *
  * `list` (--verbose) stays Playwright's own list reporter, which prints every failure in full.
@@ -64,6 +64,12 @@ interface Failure {
   record: TestRecord;
   /** The cause of the first rule it broke; undefined for a failure without a verdict (an error, a time-out). */
   cause: Cause | undefined;
+}
+
+/** The length of a failure's first error message (a failure without one comes last). */
+function firstErrorLength(failure: Failure): number {
+  const error = failure.test.results.at(-1)?.errors[0];
+  return (error?.message ?? error?.value)?.length ?? Number.MAX_SAFE_INTEGER;
 }
 
 export default class ConsoleReporter implements Reporter {
@@ -180,7 +186,7 @@ export default class ConsoleReporter implements Reporter {
           : fromHere;
     this.write(
       `\n  ${failures.length} failed test${failures.length === 1 ? '' : 's'}` +
-        (shortened ? `, grouped by cause: the first of each in full (every one in full: ${where})` : '') +
+        (shortened ? `, grouped by cause: one of each in full (every one in full: ${where})` : '') +
         '\n',
     );
     let number = 0;
@@ -188,11 +194,14 @@ export default class ConsoleReporter implements Reporter {
     for (const group of grouped) {
       const count = group.failures.length;
       this.write(`\n  ${fail} ${causeLine(group.cause)} (${count} failed test${count === 1 ? '' : 's'})\n`);
-      group.failures.forEach((failure, index) => {
+      // In full: the failure that shows the cause most simply (the shortest message: an example test's one
+      // request rather than a stateful sequence), then the others, one line each.
+      const shown = [...group.failures].sort((a, b) => firstErrorLength(a) - firstErrorLength(b))[0]!;
+      for (const failure of [shown, ...group.failures.filter((other) => other !== shown)]) {
         number += 1;
-        if (index === 0) this.printInFull(failure, number);
+        if (failure === shown) this.printInFull(failure, number);
         else this.write(`  ${number}) ${this.titleOf(failure.test)}: same cause\n`);
-      });
+      }
     }
     for (const failure of alone) {
       number += 1;
@@ -206,7 +215,8 @@ export default class ConsoleReporter implements Reporter {
     const flaky = failure.record.outcome === 'flaky' ? ' (flaky: it passed on a retry)' : '';
     this.write(`\n  ${number}) ${this.titleOf(failure.test)}${flaky}\n\n`);
     const first = errors[0];
-    this.write(`${indent(first === undefined ? 'failed without an error' : this.errorText(first), '    ')}\n`);
+    const text = first === undefined ? 'failed without an error' : this.errorText(first, failure.test.location.file);
+    this.write(`${indent(text, '    ')}\n`);
     if (errors.length > 1)
       this.write(`    (and ${errors.length - 1} more error${errors.length === 2 ? '' : 's'} of this test)\n`);
     const output = result === undefined ? undefined : this.output.get(result);
@@ -215,16 +225,26 @@ export default class ConsoleReporter implements Reporter {
     this.write('\n');
   }
 
-  private errorText(error: TestError): string {
+  /** An error's message, then where it was thrown: the frames of the spec (the failed line), else its location. */
+  private errorText(error: TestError, specFile?: string): string {
     // The key must not reach the console, even through an error of the suite itself (as the reports).
     registerSecret(process.env.PCS_SECRET_KEY);
     registerSecret(process.env.PCS_SECOND_SECRET_KEY);
     registerSecret(process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY);
     const message = stripAnsi(error.message ?? error.value ?? 'an error without a message');
+    const frames =
+      specFile === undefined
+        ? []
+        : stripAnsi(error.stack ?? '')
+            .split('\n')
+            .filter((line) => /^\s+at /.test(line) && line.includes(specFile))
+            .map((line) => line.trim().replace(specFile, relative(process.cwd(), specFile)));
     const at =
-      error.location === undefined
-        ? ''
-        : `\nat ${relative(process.cwd(), error.location.file)}:${error.location.line}:` + `${error.location.column}`;
+      frames.length > 0
+        ? `\n${frames.join('\n')}`
+        : error.location === undefined
+          ? ''
+          : `\nat ${relative(process.cwd(), error.location.file)}:${error.location.line}:${error.location.column}`;
     return redact(`${message}${at}`);
   }
 

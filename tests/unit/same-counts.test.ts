@@ -112,7 +112,7 @@ test('the console: the first failure of a cause in full, the others one line eac
   }
   const text = written.join('');
   assert.match(text, /Running 4 tests using 2 workers\nFF·°\n/);
-  assert.match(text, /2 failed tests, grouped by cause: the first of each in full \(every one in full: \/somewhere/);
+  assert.match(text, /2 failed tests, grouped by cause: one of each in full \(every one in full: \/somewhere/);
   assert.match(text, /❌ cause [0-9a-f]{8}: answers 403 where 401 is owed .*\(2 failed tests\)/);
   assert.match(
     text,
