@@ -129,7 +129,7 @@ describe('every flag of every --help, given to its command', () => {
   });
 });
 
-test('a PCS_* name the suite does not know, in the environment: a warning with the nearest name, the run goes on', () => {
+test('a PCS_* name unknown to the suite, in the environment: a warning with the nearest name; the run goes on', () => {
   const cwd = mkdtempSync(join(scratch, 'unknown-'));
   mkdirSync(join(cwd, 'out'));
   const result = start('run', ['--list', '--grep', 'CURRENCY-2XX', '--output', join(cwd, 'out')], cwd, {
