@@ -215,7 +215,8 @@ function fieldTable(name: SchemaName, request: boolean): string[] {
     ...head,
     ...rows.map((row) =>
       request
-        ? `| ${code(row.pointer)} | ${cell(row.type)} | ${cell(row.required)} | ${cell(row.safe)} | ${cell(row.description)} |`
+        ? `| ${code(row.pointer)} | ${cell(row.type)} | ${cell(row.required)} | ${cell(row.safe)} | ` +
+          `${cell(row.description)} |`
         : `| ${code(row.pointer)} | ${cell(row.type)} | ${cell(row.required)} | ${cell(row.description)} |`,
     ),
   ];
@@ -356,7 +357,7 @@ function mockSection(): string[] {
     ...accounts.map(
       ({ name, seed }) =>
         `| ${name} (account ${seed.accountId}) | ` +
-        `${seed.currencies.map((currency) => `${currency.id}: ${currency.iso}, ${currency.modes.join(' ')}`).join('; ')} | ` +
+        `${seed.currencies.map((c) => `${c.id}: ${c.iso}, ${c.modes.join(' ')}`).join('; ')} | ` +
         `${seed.balances.map((balance) => `${balance.id}: ${balance.mode}, ${balance.amount}`).join('; ')} |`,
     ),
     '',
@@ -375,7 +376,7 @@ function classesSection(): string[] {
     '',
     '- **must accept**: every field has its documented type, meets what `--strict` reads into the reference, ' +
       'and lies within the safe values of the tables below: a 2xx and a conforming answer are owed. Only such a ' +
-      `request exercises the success rules (${success.filter((rule, index) => success.indexOf(rule) === index).join(', ')}).`,
+      `request exercises the success rules (${[...new Set(success)].join(', ')}).`,
     '- **must refuse**: a field has another JSON type that no reading makes valid, or a field the reference ' +
       'requires is null or left out: a 4xx is owed, never a 2xx or a 5xx.',
     '- **accept or refuse**: the reference leaves the value open (a value outside the safe values, a reading ' +

@@ -3,8 +3,9 @@
  * tests run, then the failures grouped by cause, then the counts. One defect of a target fails many
  * tests (403 where 401 is owed fails every test of a missing key): each is a failure, for Playwright
  * and for every report, but the console prints one test of each cause in full (the one whose message
- * shows it most simply) and the others one line each, "same cause". Nothing is hidden from Playwright: its HTML and JSON reports hold every
- * failure in full, and the counts here are Playwright's own (expected, unexpected, flaky, skipped).
+ * shows it most simply) and the others one line each, "same cause". Nothing is hidden from Playwright:
+ * its HTML and JSON reports hold every failure in full, and the counts here are Playwright's own
+ * (expected, unexpected, flaky, skipped).
  *
  * `list` (--verbose) stays Playwright's own list reporter, which prints every failure in full.
  */
