@@ -53,8 +53,15 @@ export default defineConfig({
   // shows the last run only), and, from the tests' verdict records, the conformance matrix, the
   // rule coverage and JUnit for CI (reporters/conformance-reporter.ts).
   reporter: [
-    // Tags only with --verbose: the line a terminal updates stays one line.
-    [consoleReporter, { omitTags: consoleReporter !== 'list' }],
+    // dot and line: the suite's console reporter, which groups the failures by cause (every one is still a failure
+    // for Playwright and in every report); list (--verbose): Playwright's, a line per test with its tags.
+    // A listing (--list) prints the tests through Playwright's own console reporters.
+    consoleReporter === 'list' || process.argv.includes('--list')
+      ? ['list']
+      : [
+          modulePath('./reporters/console-reporter.ts'),
+          { mode: consoleReporter, htmlReport: `${outputRoot}/html/index.html` },
+        ],
     ['html', { open: 'never', outputFolder: `${outputRoot}/html` }],
     [modulePath('./reporters/fresh-allure-results.ts'), { resultsDir: allureResultsDir }],
     [

@@ -3,6 +3,9 @@
  * value or a malformed one is a UsageError with a one-line message (exit code 2). An unknown
  * flag gets the nearest known one suggested. What was typed is repeated in a message only
  * when it cannot be a key: a key typed where a flag or a value belongs must not be printed.
+ *
+ * The one parser of every command (the flags of each come from the settings table, cli/run-flags.ts);
+ * `--help` (or `-h`) is a flag of every command: the command prints its help once the rest parsed.
  */
 import { nearestName } from '../support/lifecycle/nearest-name.ts';
 import { looksLikeKey } from '../support/lifecycle/setting-values.ts';
@@ -28,11 +31,25 @@ export interface FlagSpec {
 
 export interface ParsedArgs {
   flags: Map<string, string | true>;
-  /** Arguments after `--`, passed through untouched. */
+  /** Arguments after `--`, passed through untouched (with `passThrough`, every argument that is not a flag here). */
   rest: string[];
   /** Arguments that are not flags (files to read), for a command that takes them. */
   positionals: string[];
+  /** `--help` or `-h` was given: the command prints its help instead of running. */
+  help: boolean;
 }
+
+export interface ParseOptions {
+  /** Arguments that are not flags are files to read (positionals), not mistakes. */
+  positionals?: boolean;
+  /**
+   * The command hands what is not its own to another program (the shards' run to Playwright): an argument
+   * that is none of its flags, nor a flag's value, goes to `rest` in its order, wherever it stands.
+   */
+  passThrough?: boolean;
+}
+
+const helpFlags = ['--help', '-h'];
 
 /** A stray argument, quoted only when it is plainly a word, a number or a path. */
 function strayArgument(arg: string): string {
@@ -43,29 +60,39 @@ function strayArgument(arg: string): string {
 
 /** A flag that is not one, with the nearest that is. */
 function unknownFlag(name: string, specs: readonly FlagSpec[]): string {
-  const known = specs.filter((spec) => spec.refused === undefined).map((spec) => spec.name);
+  const known = [...specs.filter((spec) => spec.refused === undefined).map((spec) => spec.name), 'help'];
   const nearest = nearestName(name, known, (text) => text.toLowerCase());
   const shownName = looksLikeKey(name) ? '(not shown: it looks like a key)' : `--${name.slice(0, 40)}`;
   return `unknown flag ${shownName}${nearest ? `; did you mean --${nearest}?` : ''} (see --help)`;
 }
 
-export function parseArgs(argv: string[], specs: FlagSpec[], options: { positionals?: boolean } = {}): ParsedArgs {
+export function parseArgs(argv: string[], specs: FlagSpec[], options: ParseOptions = {}): ParsedArgs {
   const byName = new Map(specs.map((spec) => [spec.name, spec]));
   const flags = new Map<string, string | true>();
   const positionals: string[] = [];
+  const rest: string[] = [];
+  let help = false;
   let index = 0;
   while (index < argv.length) {
     const arg = argv[index]!;
     index += 1;
-    if (arg === '--') return { flags, rest: argv.slice(index), positionals };
+    if (arg === '--') return { flags, rest: [...rest, ...argv.slice(index)], positionals, help };
+    if (helpFlags.includes(arg)) {
+      help = true;
+      continue;
+    }
     if (!arg.startsWith('--') && options.positionals) {
       positionals.push(arg);
       continue;
     }
-    if (!arg.startsWith('--')) throw new UsageError(strayArgument(arg));
     const equals = arg.indexOf('=');
     const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
-    const spec = byName.get(name);
+    const spec = arg.startsWith('--') ? byName.get(name) : undefined;
+    if (!spec && options.passThrough) {
+      rest.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new UsageError(strayArgument(arg));
     if (!spec) throw new UsageError(unknownFlag(name, specs));
     if (spec.refused !== undefined) throw new UsageError(`--${name}: ${spec.refused}`);
     if (flags.has(name) && !spec.repeatable) throw new UsageError(`--${name} is given twice`);
@@ -86,5 +113,5 @@ export function parseArgs(argv: string[], specs: FlagSpec[], options: { position
     const earlier = flags.get(name);
     flags.set(name, typeof earlier === 'string' ? `${earlier},${value}` : value);
   }
-  return { flags, rest: [], positionals };
+  return { flags, rest, positionals, help };
 }

@@ -11,7 +11,7 @@ import { loadDotEnv } from '../support/lifecycle/config.ts';
 import { ConfigError } from '../support/lifecycle/config-error.ts';
 import { readSetting } from '../support/lifecycle/read-setting.ts';
 import { settings } from '../support/lifecycle/settings.ts';
-import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
+import { checkVariableNames, printVariableWarnings } from '../support/lifecycle/variable-names.ts';
 import { HarError, readHarFiles } from '../support/traffic/har.ts';
 import { TrafficJudge } from '../support/traffic/judge.ts';
 import { reportTraffic } from '../support/traffic/traffic-report.ts';
@@ -19,13 +19,19 @@ import { TrafficCollector } from '../support/traffic/traffic-collector.ts';
 import type { TrafficExchange } from '../support/traffic/traffic-exchange.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
-import { environmentFromFlags } from './run-flags.ts';
-import { trafficFlags, trafficSettingsOf } from './traffic-options.ts';
+import { commandHelp } from './help.ts';
+import { commandFlags, environmentFromFlags } from './run-flags.ts';
+import { trafficSettingsOf } from './traffic-options.ts';
 
-const judgeFlags = trafficFlags([{ name: 'base-url', value: true }]);
+/** The judge's flags: rows of the settings table (support/lifecycle/settings.ts) that name the judge. */
+const judgeFlags = commandFlags('judge');
 
 export async function judge(argv: string[]): Promise<number> {
-  const { flags, positionals, rest } = parseArgs(argv, judgeFlags, { positionals: true });
+  const { flags, positionals, rest, help } = parseArgs(argv, judgeFlags, { positionals: true });
+  if (help) {
+    process.stdout.write(commandHelp('judge'));
+    return ExitCode.pass;
+  }
   if (rest.length > 0) throw new UsageError('judge takes HAR files and flags, nothing after --');
   if (positionals.length === 0)
     throw new UsageError('judge: name at least one HAR file (collect-conformance judge FILE.har)');
@@ -36,7 +42,7 @@ export async function judge(argv: string[]): Promise<number> {
   let traffic;
   let options;
   try {
-    checkVariableNames(env);
+    printVariableWarnings(checkVariableNames(env));
     options = trafficSettingsOf(env, flags);
     traffic = readHarFiles(positionals);
   } catch (error) {

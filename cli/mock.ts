@@ -8,29 +8,22 @@ import { FaultSpecError } from '../mock/faults.ts';
 import { UnknownMutantError } from '../mock/mutants/index.ts';
 import { mockVersion, mockVersionHeader } from '../mock/version.ts';
 import { parseArgs, UsageError, type FlagSpec } from './args.ts';
-
-const portCheck = (value: string): string | undefined =>
-  /^\d{1,5}$/.test(value) && Number(value) <= 65535
-    ? undefined
-    : `must be a port number from 0 to 65535, got "${value.slice(0, 40)}"`;
+import { ExitCode } from './exit-codes.ts';
+import { commandHelp } from './help.ts';
+import { commandFlags } from './run-flags.ts';
 
 /** How often the mock checks that the process that started it is still there. */
 const parentCheckMs = 500;
 
-export const mockFlags: FlagSpec[] = [
-  { name: 'port', value: true, check: portCheck },
-  { name: 'host', value: true },
-  { name: 'mutant', value: true },
-  { name: 'faults', value: true },
-  {
-    name: 'store-cap',
-    value: true,
-    check: (value) => (/^\d{1,9}$/.test(value) && Number(value) >= 1 ? undefined : 'must be a positive integer'),
-  },
-];
+/** The mock's flags: rows of the settings table (support/lifecycle/settings.ts) that name the mock. */
+export const mockFlags: FlagSpec[] = commandFlags('mock');
 
 export async function mock(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, mockFlags);
+  const { flags, rest, help } = parseArgs(argv, mockFlags);
+  if (help) {
+    process.stdout.write(commandHelp('mock'));
+    return ExitCode.pass;
+  }
   if (rest.length > 0) throw new UsageError('mock takes no arguments after --');
   const port = Number(flags.get('port') ?? 4010);
   const host = (flags.get('host') as string | undefined) ?? '127.0.0.1';

@@ -21,7 +21,7 @@ import { loadDotEnv, looksLive } from '../support/lifecycle/config.ts';
 import { ConfigError } from '../support/lifecycle/config-error.ts';
 import { readSetting } from '../support/lifecycle/read-setting.ts';
 import { settings } from '../support/lifecycle/settings.ts';
-import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
+import { checkVariableNames, printVariableWarnings } from '../support/lifecycle/variable-names.ts';
 import { redact } from '../support/http/redact.ts';
 import {
   startForwardingProxy,
@@ -33,25 +33,17 @@ import { parseUpstream } from '../support/traffic/upstream.ts';
 import { WorkerJudge } from '../support/traffic/worker-judge.ts';
 import { parseArgs } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
-import { environmentFromFlags } from './run-flags.ts';
-import { trafficFlags, trafficSettingsOf } from './traffic-options.ts';
+import { commandHelp } from './help.ts';
+import { commandFlags, environmentFromFlags } from './run-flags.ts';
+import { trafficSettingsOf } from './traffic-options.ts';
 
 /** The variable a command started by the proxy finds the proxy's base address in: a public interface. */
 export const proxyUrlVariable = 'COLLECT_CONFORMANCE_PROXY_URL';
 /** The answer header --violations-header adds: the rule ids the exchange broke, comma-separated. */
 export const violationsHeader = 'Collect-Conformance-Violations';
 
-const portCheck = (value: string): string | undefined =>
-  /^\d{1,5}$/.test(value) && Number(value) <= 65535
-    ? undefined
-    : `must be a port number from 0 to 65535, got "${value.slice(0, 40)}"`;
-
-const proxyFlags = trafficFlags([
-  { name: 'upstream', value: true },
-  { name: 'port', value: true, check: portCheck },
-  { name: 'violations-header', value: false },
-  { name: 'fail-on-command', value: false },
-]);
+/** The proxy's flags: rows of the settings table (support/lifecycle/settings.ts) that name the proxy. */
+const proxyFlags = commandFlags('proxy');
 
 interface Upstream {
   baseUrl: string;
@@ -137,7 +129,11 @@ function upstreamErrorLine(event: Extract<ProxyEvent, { kind: 'upstream-error' }
 }
 
 export async function proxy(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, proxyFlags);
+  const { flags, rest, help } = parseArgs(argv, proxyFlags);
+  if (help) {
+    process.stdout.write(commandHelp('proxy'));
+    return ExitCode.pass;
+  }
   const command = rest;
   loadDotEnv();
   const env = environmentFromFlags(flags, process.env);
@@ -147,7 +143,7 @@ export async function proxy(argv: string[]): Promise<number> {
   let options;
   const upstreamFailures: Array<Extract<ProxyEvent, { kind: 'upstream-error' }>> = [];
   try {
-    checkVariableNames(env);
+    printVariableWarnings(checkVariableNames(env));
     upstream = await upstreamOf(flags.get('upstream') as string | undefined, env);
     options = trafficSettingsOf(env, flags);
     const basePath = new URL(upstream.baseUrl).pathname.replace(/\/+$/, '');

@@ -14,6 +14,10 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allureResultsDirOf, outputRootOf } from '../support/lifecycle/output-directory.ts';
+import { settings } from '../support/lifecycle/settings.ts';
+import { parseArgs, UsageError } from './args.ts';
+import { commandHelp } from './help.ts';
+import { commandFlags } from './run-flags.ts';
 
 export const usageExitCode = 2;
 
@@ -82,14 +86,18 @@ export function buildReport(
   return { ok: true, file };
 }
 
-/** `collect-conformance report [--output DIR]` (and `npm run report`): builds the report, says where, or why not. */
+/**
+ * `collect-conformance report [--output DIR]` (and `npm run report`): builds the report, says where, or why not.
+ * A mistake on its command line is a UsageError (one line, exit 2), as every command's.
+ */
 export function report(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): number {
-  const [flag, value, ...rest] = argv;
-  if (flag !== undefined && (flag !== '--output' || value === undefined || rest.length > 0)) {
-    process.stderr.write('collect-conformance report: usage: collect-conformance report [--output DIR]\n');
-    return usageExitCode;
+  const { flags, help } = parseArgs([...argv], commandFlags('report'));
+  if (help) {
+    process.stdout.write(commandHelp('report'));
+    return 0;
   }
-  const result = buildReport(reportPaths(value === undefined ? env : { ...env, PCS_OUTPUT_DIR: value }));
+  const output = flags.get(settings.outputDir.flag.name);
+  const result = buildReport(reportPaths(typeof output === 'string' ? { ...env, PCS_OUTPUT_DIR: output } : env));
   if (!result.ok) {
     process.stderr.write(`collect-conformance report: ${result.message}\n`);
     return usageExitCode;
@@ -98,5 +106,16 @@ export function report(argv: readonly string[], env: NodeJS.ProcessEnv = process
   return 0;
 }
 
+/** `npm run report`: the command alone, its usage errors in one line. */
+function main(argv: readonly string[]): number {
+  try {
+    return report(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`collect-conformance report: ${error.message}\n`);
+    return usageExitCode;
+  }
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  process.exit(report(process.argv.slice(2)));
+  process.exit(main(process.argv.slice(2)));

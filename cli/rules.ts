@@ -6,18 +6,13 @@
 import { isRuleId, nearestRuleIds, rules } from '../contract/rules.ts';
 import { parseArgs, UsageError, type FlagSpec } from './args.ts';
 import { ExitCode } from './exit-codes.ts';
+import { commandHelp } from './help.ts';
+import { commandFlags } from './run-flags.ts';
 import { join } from 'node:path';
 import { outputRootOf } from '../support/lifecycle/output-directory.ts';
 
-export const rulesFlags: FlagSpec[] = [
-  { name: 'json', value: false },
-  {
-    name: 'kind',
-    value: true,
-    check: (value) => (value === 'documented' || value === 'inferred' ? undefined : 'must be documented or inferred'),
-  },
-  { name: 'show', value: true },
-];
+/** The catalogue's flags: rows of the settings table (support/lifecycle/settings.ts) that name it. */
+export const rulesFlags: FlagSpec[] = commandFlags('rules');
 
 /** The id as given, or a UsageError naming the nearest known ids. */
 export function knownRuleId(id: string): string {
@@ -32,7 +27,11 @@ export function knownRuleId(id: string): string {
  * reports them as one line with exit code 2.
  */
 export function listRules(argv: string[]): number | Promise<number> {
-  const { flags } = parseArgs(argv, rulesFlags);
+  const { flags, help } = parseArgs(argv, rulesFlags);
+  if (help) {
+    process.stdout.write(commandHelp('rules'));
+    return ExitCode.pass;
+  }
   const show = flags.get('show');
   if (typeof show === 'string') {
     if (flags.has('kind')) throw new UsageError('--kind selects rules to list; it does not apply with --show');

@@ -1,13 +1,23 @@
 /**
- * The run command's flags, derived from the settings table (support/lifecycle/settings.ts): each
- * setting's flag, checked by the setting's own validator, and mapped onto its variable (flags win
- * over the environment, which wins over .env). A secret setting's flag names the variable that
- * holds the key; a flag that would carry the key itself is recognised only to be refused.
+ * Every command's flags, derived from the settings table (support/lifecycle/settings.ts): each
+ * row's flag, checked by the row's own validator, and, for a setting, mapped onto its variable
+ * (flags win over the environment, which wins over .env). A secret setting's flag names the
+ * variable that holds the key; a flag that would carry the key itself is recognised only to be
+ * refused, by every command that takes the key.
  */
 import { resolve } from 'node:path';
 import { isPlainVariableName, variableNameProblem } from '../support/lifecycle/key-variable.ts';
 import { isConsoleReporter } from '../support/lifecycle/selection-values.ts';
-import { isSetting, settings, tableRows, valueFlagName, type AnySetting } from '../support/lifecycle/settings.ts';
+import {
+  isSetting,
+  rowsOf,
+  settings,
+  tableRows,
+  valueFlagName,
+  type AnySetting,
+  type CommandName,
+  type TableRow,
+} from '../support/lifecycle/settings.ts';
 import { UsageError, type FlagSpec } from './args.ts';
 
 type Flags = Map<string, string | true>;
@@ -19,28 +29,35 @@ function keyFlagRefusal(row: AnySetting): string {
   );
 }
 
-function flagSpec(row: (typeof tableRows)[number]): FlagSpec {
+function flagSpec(row: TableRow): FlagSpec {
   const { flag } = row;
   const takesValue = flag.placeholder !== undefined;
-  const check = !isSetting(row)
-    ? undefined
-    : flag.namesVariable
-      ? variableNameProblem
+  const validator = row.parse;
+  const check = flag.namesVariable
+    ? variableNameProblem
+    : validator === undefined
+      ? undefined
       : (value: string) => {
-          const parsed = row.parse(value);
+          const parsed = validator(value);
           return parsed.ok ? undefined : parsed.problem;
         };
   return { name: flag.name, value: takesValue, check, repeatable: flag.repeatable === true };
 }
 
-/** Every flag of the run command, in the table's order, then the refused flags that would carry a key. */
-export const runFlags: FlagSpec[] = [
-  ...tableRows.map(flagSpec),
-  ...tableRows
-    .filter(isSetting)
-    .filter((row) => row.secret === true)
-    .map((row) => ({ name: valueFlagName(row), value: false, refused: keyFlagRefusal(row) })),
-];
+/** Every flag of a command, in the table's order, then the refused flags that would carry a key it takes. */
+export function commandFlags(command: CommandName): FlagSpec[] {
+  const rows = rowsOf(command);
+  return [
+    ...rows.map(flagSpec),
+    ...rows
+      .filter(isSetting)
+      .filter((row) => row.secret === true)
+      .map((row) => ({ name: valueFlagName(row), value: false, refused: keyFlagRefusal(row) })),
+  ];
+}
+
+/** Every flag of the run command. */
+export const runFlags: FlagSpec[] = commandFlags('run');
 
 /** The variables the flags set directly (all but those that name a variable). */
 export function variablesFromFlags(flags: Flags): Record<string, string> {

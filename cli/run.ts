@@ -12,7 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, configErrorLine, loadConfig, loadDotEnv } from '../support/lifecycle/config.ts';
 import { probeRoundTrip, workersForRoundTrip } from '../support/lifecycle/round-trip-probe.ts';
 import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
-import { checkVariableNames } from '../support/lifecycle/variable-names.ts';
+import {
+  checkVariableNames,
+  printVariableWarnings,
+  variablesCheckedVariable,
+} from '../support/lifecycle/variable-names.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
 import { readSetting, settingText, validateSettings } from '../support/lifecycle/read-setting.ts';
 import { isConsoleReporter } from '../support/lifecycle/selection-values.ts';
@@ -22,6 +26,7 @@ import { invocationPrefix, invocationVariable } from '../support/generation/repl
 import { markerFileName } from '../support/http/transport.ts';
 import { modulePath } from '../support/lifecycle/module-paths.ts';
 import { parseArgs, UsageError } from './args.ts';
+import { commandHelp } from './help.ts';
 import { ExitCode } from './exit-codes.ts';
 import { operationPattern } from './operation-selection.ts';
 import { checkPassThrough, reporterProblem } from './playwright-options.ts';
@@ -101,11 +106,12 @@ export function profilerArguments(env: NodeJS.ProcessEnv): string[] {
 /**
  * Everything that can be checked before Playwright starts: the variables (live guard included),
  * debug output that would print the key, the output directories, and what is handed to
- * Playwright (reporters, grep, arguments after --). Throws ConfigError or UsageError.
+ * Playwright (reporters, grep, arguments after --). Throws ConfigError or UsageError; returns the warnings
+ * about PCS_* names of the environment the suite does not know.
  */
-export function validateRun(flags: Map<string, string | true>, rest: string[], env: NodeJS.ProcessEnv): void {
+export function validateRun(flags: Map<string, string | true>, rest: string[], env: NodeJS.ProcessEnv): string[] {
   refuseLeakingDiagnostics(env);
-  checkVariableNames(env);
+  const warnings = checkVariableNames(env);
   loadConfig(env);
   validateSettings(env);
   propertySettings(env);
@@ -123,6 +129,7 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
   prepareOutputDirectory(allureResultsDirOf(env), 'ALLURE_RESULTS_DIR');
   const profileDir = readSetting(env, settings.cpuProfile);
   if (profileDir !== undefined) prepareOutputDirectory(profileDir, 'PCS_CPU_PROFILE');
+  return warnings;
 }
 
 /**
@@ -143,14 +150,20 @@ async function chooseWorkers(env: NodeJS.ProcessEnv): Promise<void> {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { flags, rest } = parseArgs(argv, runFlags);
+  const { flags, rest, help } = parseArgs(argv, runFlags);
+  if (help) {
+    process.stdout.write(commandHelp('run'));
+    return ExitCode.pass;
+  }
   loadDotEnv();
   const env = environmentFromFlags(flags, process.env);
   // A failed property's replay line repeats this command as typed (support/generation/replay-command.ts).
   const installed = packageRoot.split(/[\\/]/).includes('node_modules');
   env[invocationVariable] = JSON.stringify({ prefix: invocationPrefix(process.env, installed), args: argv });
   try {
-    validateRun(flags, rest, env);
+    printVariableWarnings(validateRun(flags, rest, env));
+    // Said once: global setup, in the runner, does not repeat the warnings.
+    env[variablesCheckedVariable] = '1';
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${configErrorLine(error)}\n`);

@@ -25,7 +25,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { markerFilePath } from '../support/http/transport.ts';
 import { moduleExtension, modulePath } from '../support/lifecycle/module-paths.ts';
 import { allureResultsDirOf, blobDirOf, outputRootOf } from '../support/lifecycle/output-directory.ts';
+import { shard as shardValue } from '../support/lifecycle/selection-values.ts';
+import { settings } from '../support/lifecycle/settings.ts';
+import { parseArgs, UsageError } from './args.ts';
 import { ExitCode, internalErrorLine } from './exit-codes.ts';
+import { commandHelp } from './help.ts';
+import { commandFlags, variablesFromFlags } from './run-flags.ts';
 import { decideExitCode, forgetEarlierVerdicts, nonConformanceRecorded } from './run-exit-code.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -33,38 +38,21 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
 const playwrightConfig = resolve(root, modulePath('playwright.config.ts'));
 
-export class UsageError extends Error {}
+export { UsageError } from './args.ts';
 
 export interface Shard {
   index: number;
   total: number;
 }
 
+/** The shard of --shard or PCS_SHARD (the settings table's validator), or a UsageError. */
 export function parseShard(text: string | undefined): Shard {
-  const match = /^(\d{1,3})\/(\d{1,3})$/.exec(text?.trim() ?? '');
-  if (!match)
-    throw new UsageError(`a shard is "I/N" (e.g. --shard 2/4 or PCS_SHARD=2/4), got "${(text ?? '').slice(0, 20)}"`);
-  const index = Number(match[1]);
-  const total = Number(match[2]);
-  if (index < 1 || total < 1 || index > total)
-    throw new UsageError(`shard ${index}/${total}: I must be between 1 and N`);
+  if (text === undefined || text.trim() === '')
+    throw new UsageError('name the shard: --shard I/N (e.g. --shard 2/4), or PCS_SHARD=2/4');
+  const parsed = shardValue(text.trim());
+  if (!parsed.ok) throw new UsageError(`--shard: ${parsed.problem}`);
+  const [index, total] = parsed.value.split('/').map(Number) as [number, number];
   return { index, total };
-}
-
-function takeOption(args: string[], name: string): string | undefined {
-  for (let position = 0; position < args.length; position += 1) {
-    const arg = args[position] ?? '';
-    if (arg === name) {
-      const value = args[position + 1];
-      args.splice(position, 2);
-      return value;
-    }
-    if (arg.startsWith(`${name}=`)) {
-      args.splice(position, 1);
-      return arg.slice(name.length + 1);
-    }
-  }
-  return undefined;
 }
 
 interface Finished {
@@ -84,9 +72,15 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: strin
   });
 }
 
-export async function runShard(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const args = [...argv];
-  const shard = parseShard(takeOption(args, '--shard') ?? env.PCS_SHARD);
+export async function runShard(argv: string[], given: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Its own flags wherever they stand; everything else goes to playwright test, in its order.
+  const { flags, rest: args, help } = parseArgs(argv, commandFlags('shard'), { passThrough: true });
+  if (help) {
+    process.stdout.write(commandHelp('shard'));
+    return ExitCode.pass;
+  }
+  const env: NodeJS.ProcessEnv = { ...given, ...variablesFromFlags(flags) };
+  const shard = parseShard(env[settings.shard.variable]);
   const blobDir = resolve(blobDirOf(env));
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
@@ -142,15 +136,21 @@ export function allureFolders(folder: string): string[] {
   return entries.filter((entry) => entry.isDirectory()).flatMap((entry) => allureFolders(join(folder, entry.name)));
 }
 
-export async function mergeShards(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const args = [...argv];
-  const blobs = resolve(takeOption(args, '--blobs') ?? 'all-blob-reports');
-  const allure = resolve(takeOption(args, '--allure') ?? 'all-allure-results');
-  const buildAllure = takeOption(args, '--allure-report') !== 'no';
-  if (args.length > 0)
-    throw new UsageError(
-      `unknown argument ${args[0]?.slice(0, 40)} (known: --blobs DIR, --allure DIR, --allure-report yes|no)`,
-    );
+export async function mergeShards(argv: string[], given: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { flags, rest, help } = parseArgs(argv, commandFlags('merge'));
+  if (help) {
+    process.stdout.write(commandHelp('merge'));
+    return ExitCode.pass;
+  }
+  if (rest.length > 0) throw new UsageError('report:merge takes flags only, nothing after --');
+  const env: NodeJS.ProcessEnv = { ...given, ...variablesFromFlags(flags) };
+  const value = (name: string): string | undefined => {
+    const given = flags.get(name);
+    return typeof given === 'string' ? given : undefined;
+  };
+  const blobs = resolve(value(settings.blobs.flag.name) ?? 'all-blob-reports');
+  const allure = resolve(value(settings.allure.flag.name) ?? 'all-allure-results');
+  const buildAllure = value(settings.allureReport.flag.name) !== 'no';
   if (!existsSync(blobs) || !statSync(blobs).isDirectory())
     throw new UsageError(`no blob reports at ${blobs} (download every shard's blob-report artifact there)`);
   const outputRoot = resolve(outputRootOf(env));
@@ -208,7 +208,8 @@ async function main(): Promise<void> {
     if (command === 'run') process.exit(await runShard(rest));
     if (command === 'merge') process.exit(await mergeShards(rest));
     throw new UsageError(
-      `usage: tsx cli/shards.ts run --shard I/N [playwright args] | merge [--blobs DIR] [--allure DIR]`,
+      'usage: npm run conformance:shard -- --shard I/N [playwright args] | npm run report:merge -- [flags] ' +
+        '(each with --help)',
     );
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,9 +1,8 @@
 /**
- * What `collect-conformance judge` and `collect-conformance proxy` share: the settings that judge
- * traffic (the keys that name the accounts, the configured ids, the target's own values, --strict,
- * --documented-only, the output directory), taken from the settings table with their flags and
- * validators, and the options of the judge made from them. A setting the traffic commands do not
- * use is not one of their flags.
+ * What `collect-conformance judge` and `collect-conformance proxy` share: the options of the judge,
+ * made from the settings that judge traffic (the keys that name the accounts, the configured ids, the
+ * target's own values, --strict, --documented-only, the output directory). Their flags are the rows
+ * of the settings table that name the proxy or the judge (cli/run-flags.ts, commandFlags).
  */
 import { randomBytes } from 'node:crypto';
 import { registerSecret } from '../support/http/redact.ts';
@@ -13,37 +12,6 @@ import { settings } from '../support/lifecycle/settings.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
 import { keyVariableName } from '../support/lifecycle/config.ts';
 import type { JudgeOptions } from '../support/traffic/judge.ts';
-import type { FlagSpec } from './args.ts';
-import { runFlags } from './run-flags.ts';
-
-/** The settings traffic is judged by, and so the run flags the traffic commands take. */
-const trafficSettings = [
-  settings.secretKey,
-  settings.secondSecretKey,
-  settings.balanceId,
-  settings.currencyId,
-  settings.secondBalanceId,
-  settings.currencyIso,
-  settings.paymentMode,
-  settings.phoneNumber,
-  settings.phoneCountry,
-  settings.clockToleranceSeconds,
-  settings.strict,
-  settings.documentedOnly,
-  settings.outputDir,
-  settings.runId,
-];
-
-const trafficFlagNames = new Set(trafficSettings.map((row) => row.flag.name));
-
-/** The run flags of those settings (and the refused flags that would carry a key), with the command's own. */
-export function trafficFlags(own: readonly FlagSpec[]): FlagSpec[] {
-  return [
-    ...runFlags.filter((spec) => trafficFlagNames.has(spec.name) || spec.refused !== undefined),
-    { name: 'fail-on-client', value: false },
-    ...own,
-  ];
-}
 
 export interface TrafficSettings {
   judge: Omit<JudgeOptions, 'credentialsRecorded' | 'basePath'>;

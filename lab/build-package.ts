@@ -12,6 +12,11 @@
  * product folders (schemas, specs, the reporters' JSON) are copied as they are. A checkout does
  * not need dist/: it runs the sources.
  *
+ * The package carries its documentation: README.md (npm ships it always) and what `files` ships
+ * beside dist/ (docs/, .env.example). Every relative link of the README, and of every page it
+ * leads to, must lead to a file the package ships, so that the links resolve from node_modules:
+ * the build stops on one that would not.
+ *
  *   npx tsx lab/build-package.ts            write dist/
  *   npx tsx lab/build-package.ts --clean    remove dist/ (postpack)
  */
@@ -41,6 +46,42 @@ export const productFiles = ['playwright.config.ts', 'allurerc.mjs'] as const;
 
 export class BuildError extends Error {
   override name = 'BuildError';
+}
+
+/** What npm ships whatever `files` says. */
+const alwaysShipped = ['README.md', 'package.json', 'LICENSE'];
+
+/** The relative link targets of a Markdown page's prose (fenced and inline code are not links). */
+export function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
+    .map((match) => match[1]!)
+    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('#'))
+    .map((target) => decodeURIComponent(target.split('#', 1)[0]!));
+}
+
+/**
+ * Every file the README leads to, following the Markdown pages it links, as paths from the project's
+ * folder; and those of them the package would not ship (`files` of package.json, and what npm ships always).
+ */
+export function linkedDocumentation(projectRoot: string = root): { linked: string[]; notShipped: string[] } {
+  const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { files?: string[] };
+  const shipped = [...(pkg.files ?? []), ...alwaysShipped];
+  const linked = new Set<string>();
+  const pages = ['README.md'];
+  while (pages.length > 0) {
+    const page = pages.pop()!;
+    for (const target of relativeLinks(readFileSync(join(projectRoot, page), 'utf8'))) {
+      const path = relative(projectRoot, resolve(projectRoot, dirname(page), target));
+      if (linked.has(path)) continue;
+      linked.add(path);
+      if (path.endsWith('.md') && existsSync(join(projectRoot, path))) pages.push(path);
+    }
+  }
+  const notShipped = [...linked].filter(
+    (path) => path.startsWith('..') || !shipped.some((entry) => path === entry || path.startsWith(`${entry}/`)),
+  );
+  return { linked: [...linked].sort(), notShipped: notShipped.sort() };
 }
 
 function isRelative(specifier: string): boolean {
@@ -160,6 +201,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     rmSync(out, { recursive: true, force: true });
   } else {
     try {
+      const { notShipped } = linkedDocumentation();
+      if (notShipped.length > 0)
+        throw new BuildError(`README.md leads to files the package does not ship: ${notShipped.join(', ')}`);
       const { compiled, copied } = buildPackage(out);
       process.stdout.write(`build-package: ${compiled} modules compiled, ${copied} files copied into dist/\n`);
     } catch (error) {

@@ -10,15 +10,19 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
+  commands,
   isSetting,
+  rowsOf,
   sections,
-  tableRows,
   valueFlagName,
   variableSettings,
   type AnySetting,
+  type CommandName,
   type Section,
 } from '../support/lifecycle/settings.ts';
+import { usageLine } from '../cli/help.ts';
 import {
+  commandDefault,
   defaultMarkdown,
   exampleValue,
   flagUsage,
@@ -42,7 +46,7 @@ const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.s
 /** Every flag of the run command, with its variable and what it does. */
 export function renderFlagsTable(): string {
   const lines = ['| Flag | Variable | Meaning |', '|---|---|---|'];
-  for (const row of tableRows) {
+  for (const row of rowsOf('run')) {
     const variableCell = isSetting(row) ? code(flagVariable(row) ?? row.variable) : `none: ${row.whyNoVariable}`;
     lines.push(`| ${cell(code(flagUsage(row)))} | ${cell(variableCell)} | ${cell(sentence(row.summary))} |`);
   }
@@ -72,9 +76,41 @@ export function renderVariablesTable(section: Section): string {
   return lines.join('\n');
 }
 
+/** The flags of a command other than the run: the flag, its variable or none, its default, what it does. */
+export function renderCommandFlagsTable(command: CommandName): string {
+  const lines = ['| Flag | Variable | Default | Meaning |', '|---|---|---|---|'];
+  for (const row of rowsOf(command)) {
+    const fallback = commandDefault(row, command);
+    // A flag of the command's own with its documentation's words; a flag shared with the run, as its flag line.
+    const meaning = row.summaryFor?.[command] ?? (isSetting(row) ? row.summary : (row.meaning ?? row.summary));
+    const cells = [
+      code(flagUsage(row)),
+      isSetting(row) ? code(flagVariable(row) ?? row.variable) : 'none',
+      fallback ?? '—',
+      sentence(meaning),
+    ];
+    lines.push(`| ${cells.map(cell).join(' | ')} |`);
+  }
+  lines.push("| `--help` | none | — | This command's flags, and nothing run |");
+  return lines.join('\n');
+}
+
+/** Every command's usage line, as --help prints it. */
+export function renderUsage(): string {
+  const usage = (Object.keys(commands) as CommandName[]).map(usageLine);
+  return ['```', ...usage, 'collect-conformance COMMAND --help', 'collect-conformance --help | --version', '```'].join(
+    '\n',
+  );
+}
+
 /** The generated blocks of configuration.md by name: the flags, and each section that has variables. */
 export function generatedBlocks(): Map<string, string> {
-  const blocks = new Map<string, string>([['flags', renderFlagsTable()]]);
+  const blocks = new Map<string, string>([
+    ['usage', renderUsage()],
+    ['flags', renderFlagsTable()],
+  ]);
+  for (const command of Object.keys(commands) as CommandName[])
+    if (command !== 'run') blocks.set(`flags:${command}`, renderCommandFlagsTable(command));
   for (const section of Object.keys(sections) as Section[]) {
     if (variableSettings.some((row) => row.section === section))
       blocks.set(`variables:${section}`, renderVariablesTable(section));

@@ -26,7 +26,7 @@ import { UnsyncedWriter } from './allure-writer.ts';
 import { causeLine, causesOf } from './causes.ts';
 import { causeCategory } from './allure-records.ts';
 import type { TestRecord } from './conformance-model.ts';
-import { recordsOfAttachment, verdictAttachment } from '../support/judgment/verdict-record.ts';
+import { recordsOfAttachment, sameCauseAnnotation, verdictAttachment } from '../support/judgment/verdict-record.ts';
 import { brokenRulesOf, labelsAgreeingWithTheMatrix } from './allure-rule-labels.ts';
 import { reportSteps, type PlaywrightAttachment, type StepSink } from './allure-steps.ts';
 import {
@@ -57,7 +57,8 @@ type RunField =
   | 'stdout'
   | 'stderr'
   | 'startTime'
-  | 'duration';
+  | 'duration'
+  | 'annotations';
 type Run = Pick<TestResult, RunField | 'retry' | 'parallelIndex'>;
 
 type Annotations = TestCase['annotations'];
@@ -133,7 +134,7 @@ export default class AllureReporter implements Reporter {
 
   /** The run of a test that never began. */
   private notRun(): Run {
-    const nothing = { attachments: [], steps: [], stdout: [], stderr: [], errors: [] };
+    const nothing = { attachments: [], steps: [], stdout: [], stderr: [], errors: [], annotations: [] };
     return { status: 'skipped', ...nothing, startTime: this.runStarted, duration: 0, retry: 0, parallelIndex: 0 };
   }
 
@@ -176,9 +177,15 @@ export default class AllureReporter implements Reporter {
     const own = new Set(
       declared.filter((annotation) => annotation.type === 'rule').map((annotation) => annotation.description),
     );
+    // The tests that met its causes first (support/fixtures.ts): grouping beside the failure, never instead of it.
+    const sameCauseAs = (run.annotations ?? [])
+      .filter((annotation) => annotation.type === sameCauseAnnotation)
+      .map((annotation) => annotation.description ?? '');
     runtime.updateTest(uuid, (result) => {
-      // A failure on a cause another test reported first is still a failure here (its records say so).
+      // A failure is a failure here whatever Playwright expected of it (a harness's failuresExpected).
       if (broken.length > 0) result.status = Status.FAILED;
+      if (broken.length > 0 && sameCauseAs.length > 0)
+        result.parameters.push({ name: 'same cause as', value: sameCauseAs.join(', '), excluded: true });
       // A test stopped by another rule says so where its name is read, and is filed under that rule.
       if (broken.length > 0 && !broken.some((rule) => own.has(rule)))
         result.name = `${result.name} — failed on ${broken.join(', ')}, not its own rules`;

@@ -1,7 +1,8 @@
 /**
  * The cleanup after the run as a case of the reports: the deletions global teardown made, judged for "never a 5xx"
  * under CUSTOMER-DELETE-204 (support/lifecycle/cleanup-verdicts.ts). A 5xx there is a non-conformance like any
- * other: the rule coverage shows it broken, and the run exits 1 naming it.
+ * other: the rule coverage shows it broken, and the run exits 1 naming it. It is no test of Playwright's, so the
+ * reports do not count it among the tests (JUnit lists it only when it failed).
  */
 import { cleanupVerdicts } from '../support/lifecycle/cleanup-verdicts.ts';
 import { deletionRule } from '../support/judgment/deletion.ts';
@@ -31,5 +32,6 @@ export function cleanupCase(
     rules: [deletionRule],
     outcome: others.some((record) => record.kind === 'broken') ? 'failed' : 'passed',
     verdicts,
+    outsideTests: true,
   };
 }

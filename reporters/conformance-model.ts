@@ -45,6 +45,12 @@ export interface TestRecord {
   verdicts: VerdictRecord[];
   /** The case's first error as its runner reported it (shown for an error of the suite; never read for a verdict). */
   error?: string;
+  /**
+   * A case of the run that is no test of its runner (the cleanup after the tests): its records count for its
+   * rules and causes like any case's, but it is not counted among the tests, so that every report counts the
+   * tests Playwright counts.
+   */
+  outsideTests?: true;
 }
 
 export interface MatrixCell {
@@ -221,7 +227,9 @@ export function operationsOfTestForRule(
   return both.length > 0 ? both : [...rule.operations];
 }
 
-export function totalsOf(tests: readonly Pick<TestRecord, 'outcome'>[]): Totals {
+/** The tests among the cases, by outcome (a case outside the tests, the cleanup, is not one). */
+export function totalsOf(cases: readonly Pick<TestRecord, 'outcome' | 'outsideTests'>[]): Totals {
+  const tests = cases.filter((test) => test.outsideTests !== true);
   const count = (outcome: Outcome): number => tests.filter((test) => test.outcome === outcome).length;
   return {
     tests: tests.length,

@@ -33,7 +33,8 @@ export { outputFiles } from './report-pipeline.ts';
 export const stripAnsi = (text: string): string => stripVTControlCharacters(text);
 
 export function outcomeOf(test: TestCase): Outcome {
-  // A failure the suite marked expected (a cause another test reported first) is a failure all the same.
+  // A failure a harness marked expected (failuresExpected, against a server known to be broken) is a failure all the
+  // same: the reports judge the target, not the harness's expectation.
   const last = test.results.at(-1)?.status;
   if (test.outcome() === 'expected' && (last === 'failed' || last === 'timedOut')) return 'failed';
   switch (test.outcome()) {

@@ -3,7 +3,9 @@
  * group of judged exchanges), its outcome from its records: a <failure> for a rule the target
  * broke (its message rendered from the record, with the failing exchange, masked), an <error>
  * for what decided nothing (the target unavailable or rate limited, an error of the suite), a
- * <skipped message> saying why a rule was not checked. Test suites group cases by file.
+ * <skipped message> saying why a rule was not checked. Test suites group cases by file. A failure's
+ * properties name its cause and, when another case met that cause first, that case ("same cause as"): the
+ * grouping adds to the failures, every one of which stays a <failure>.
  */
 import { redact } from '../support/http/redact.ts';
 import { headline, renderVerdict } from '../support/judgment/verdict-message.ts';
@@ -73,8 +75,19 @@ export interface JUnitOptions {
   durations?: ReadonlyMap<string, number>;
 }
 
-export function renderJUnit(tests: readonly TestRecord[], options: JUnitOptions): string {
+/** The cause a failed case broke first, and the first case of the report that met it when that is another. */
+function causeOfCase(test: TestRecord, causes: readonly Cause[]): { cause: Cause; sameAs?: string } | undefined {
+  const first = test.verdicts.find((record) => record.kind === 'broken');
+  const cause = first === undefined ? undefined : causes.find((candidate) => candidate.records.includes(first));
+  if (cause === undefined) return undefined;
+  const leader = cause.tests[0];
+  return leader !== undefined && leader !== test.title ? { cause, sameAs: leader } : { cause };
+}
+
+export function renderJUnit(cases: readonly TestRecord[], options: JUnitOptions): string {
   const causes = options.causes ?? [];
+  // The tests Playwright counts; a case outside them (the cleanup) only when it failed, so that CI sees it.
+  const tests = cases.filter((test) => test.outsideTests !== true || test.outcome === 'failed');
   const files = new Map<string, TestRecord[]>();
   for (const test of tests) files.set(fileOf(test.location), [...(files.get(fileOf(test.location)) ?? []), test]);
   const count = (cases: readonly TestRecord[], element: Verdictless['element']): number =>
@@ -98,9 +111,16 @@ export function renderJUnit(tests: readonly TestRecord[], options: JUnitOptions)
         `<testcase name="${attribute(test.title)}" classname="${attribute(file)}" time="${seconds(test).toFixed(3)}">`,
       );
       const rules = [...new Set([...test.rules, ...brokenRules(test)])];
-      if (rules.length > 0) {
+      const grouped = causeOfCase(test, causes);
+      const properties: Array<[string, string]> = [
+        ...rules.map((rule): [string, string] => ['rule', rule]),
+        ...(grouped === undefined ? [] : [['cause', grouped.cause.id] as [string, string]]),
+        ...(grouped?.sameAs === undefined ? [] : [['same cause as', grouped.sameAs] as [string, string]]),
+      ];
+      if (properties.length > 0) {
         lines.push('<properties>');
-        for (const rule of rules) lines.push(`<property name="rule" value="${attribute(rule)}"/>`);
+        for (const [name, value] of properties)
+          lines.push(`<property name="${attribute(name)}" value="${attribute(value)}"/>`);
         lines.push('</properties>');
       }
       if (outcome.element === 'skipped') lines.push(`<skipped message="${attribute(outcome.message)}"/>`);

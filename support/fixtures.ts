@@ -21,7 +21,7 @@ import { settleInFlight } from './http/transport.ts';
 import { judgeAnswer, wasJudged } from './judgment/registry.ts';
 import { accepted, type Expectation } from './judgment/expectations.ts';
 import { openSink, VerdictSink } from './judgment/verdict-sink.ts';
-import { knownCauseAnnotation, verdictAttachment, type VerdictAttachmentBody } from './judgment/verdict-record.ts';
+import { sameCauseAnnotation, verdictAttachment, type VerdictAttachmentBody } from './judgment/verdict-record.ts';
 import { causesReportedFirstBy } from './judgment/known-broken.ts';
 import { causeSignature } from './judgment/cause-keys.ts';
 import type { RuleKind } from '../contract/rules.ts';
@@ -60,12 +60,12 @@ export function preconditionAnswer(exchange: Exchange, expectation: Expectation)
 }
 
 /**
- * A test that failed only on causes other tests of this run reported first: still a failure in every report of
- * the suite (its records say so), but not a new one for Playwright, which would otherwise replace the worker
- * (about a second on two cores for each test one defect fails). Its annotation says which tests found them.
+ * A test that failed only on causes other tests of this run reported first: a failure like any other, for
+ * Playwright and every report, with an annotation naming the tests that reported them first, so that the
+ * reports can group it under their cause (the Playwright HTML report shows the annotation beside the failure).
  */
-function keepWorkerOnKnownCause(testInfo: TestInfo, sink: VerdictSink): void {
-  if (testInfo.status !== 'failed' || testInfo.expectedStatus !== 'passed') return;
+function annotateSameCause(testInfo: TestInfo, sink: VerdictSink): void {
+  if (testInfo.status !== 'failed') return;
   const broken = sink.records().filter((record) => record.kind === 'broken');
   // Another error than the verdicts (an error of the suite, the transport) is this test's own to report.
   if (broken.length === 0 || testInfo.errors.length > broken.length) return;
@@ -75,10 +75,9 @@ function keepWorkerOnKnownCause(testInfo: TestInfo, sink: VerdictSink): void {
   );
   if (firstBy === undefined) return;
   testInfo.annotations.push({
-    type: knownCauseAnnotation,
-    description: `failed only on causes that ${firstBy.map((title) => `"${title}"`).join(', ')} reported first`,
+    type: sameCauseAnnotation,
+    description: firstBy.map((title) => `"${title}"`).join(', '),
   });
-  testInfo.fail();
 }
 
 /** Skips a test that creates or deletes something when the target is live without PCS_ALLOW_LIVE_WRITES=yes. */
@@ -148,7 +147,7 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
         ),
       );
       await use(sink);
-      keepWorkerOnKnownCause(testInfo, sink);
+      annotateSameCause(testInfo, sink);
       if (testInfo.status === 'skipped' && !sink.has('blocked') && !sink.has('unavailable')) {
         const reason = [...testInfo.annotations]
           .reverse()

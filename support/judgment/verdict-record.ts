@@ -81,8 +81,8 @@ export const verdictAttachment = {
   contentType: 'application/vnd.collect-conformance.verdicts+json',
 } as const;
 
-/** The annotation of a test that failed only on causes other tests reported first (Playwright keeps its worker). */
-export const knownCauseAnnotation = 'known cause';
+/** The annotation of a test that failed only on causes other tests reported first: their titles. */
+export const sameCauseAnnotation = 'same cause as';
 
 export interface VerdictAttachmentBody {
   version: 1;

@@ -5,15 +5,13 @@
  * (a key needs a base URL, the live guard) are here. A wrong value is a ConfigError whose
  * message is one line naming the variable and what is wrong with it.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import dotenv from 'dotenv';
 import { ConfigError } from './config-error.ts';
 import { parseSetting, readSetting, settingText } from './read-setting.ts';
 import { settings } from './settings.ts';
 
 export { ConfigError } from './config-error.ts';
+export { loadDotEnv } from './dot-env.ts';
 
 export type Environment = 'sandbox' | 'live';
 
@@ -51,12 +49,6 @@ export interface SuiteConfig {
 }
 
 type Env = Record<string, string | undefined>;
-
-/** Loads .env from the working directory into process.env; variables already set win. */
-export function loadDotEnv(directory: string = process.cwd()): void {
-  const file = resolve(directory, '.env');
-  if (existsSync(file)) dotenv.config({ path: file, quiet: true });
-}
 
 const liveKeyPattern = /^[a-z]{2}_live_/i;
 const sandboxKeyPattern = /^[a-z]{2}_(sandbox|test)_/i;

@@ -26,7 +26,7 @@ import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCusto
 import { runStillGoing } from './ledger.ts';
 import { cleanupVerdictsPath, recordCleanupVerdicts } from './cleanup-verdicts.ts';
 import { refuseLeakingDiagnostics } from './debug-guard.ts';
-import { checkVariableNames } from './variable-names.ts';
+import { checkVariableNames, printVariableWarnings, variablesCheckedVariable } from './variable-names.ts';
 import { validateSettings } from './read-setting.ts';
 import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
@@ -46,7 +46,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   loadDotEnv();
   const suite = orExitOnConfigError(() => {
     refuseLeakingDiagnostics();
-    checkVariableNames();
+    const warnings = checkVariableNames();
+    // The command said them already; a direct `npx playwright test` or a shard's run hears them here.
+    if (process.env[variablesCheckedVariable] !== '1') printVariableWarnings(warnings);
     const loaded = loadConfig();
     validateSettings();
     propertySettings();

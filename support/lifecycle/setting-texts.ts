@@ -2,7 +2,7 @@
  * How a row of the settings table reads in --help, the documentation and .env.example: its flag
  * as typed, its variable, its default, and its Markdown as plain text for a terminal.
  */
-import type { AnySetting, TableRow } from './settings.ts';
+import type { AnySetting, CommandName, TableRow } from './settings.ts';
 
 /** Markdown as a terminal shows it: no backticks, no emphasis, links as their text. */
 export function plainText(markdown: string): string {
@@ -40,6 +40,11 @@ export function defaultMarkdown(row: AnySetting): string | undefined {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return `\`${value}\``;
   return undefined;
+}
+
+/** A row's default for a command, as Markdown; undefined when there is none to state. */
+export function commandDefault(row: TableRow, command: CommandName): string | undefined {
+  return row.defaultFor?.[command] ?? (row.variable === undefined ? row.defaultText : defaultMarkdown(row));
 }
 
 /** The value .env.example writes on the variable's line: the example, else the default when it is a plain value. */

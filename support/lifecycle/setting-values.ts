@@ -127,3 +127,13 @@ export const propertyPath = matching(
 /** An on/off switch of the lab, written as the bench sets it. */
 export const oneOrZero: Validator<boolean> = (text) =>
   text === '1' || text === '0' ? ok(text === '1') : wrong(`must be 1 (on) or 0 (off), got ${shown(text)}`);
+
+/** A TCP port to listen on (0: a free one). */
+export const port: Validator<number> = (text) =>
+  /^\d{1,5}$/.test(text) && Number(text) <= 65535
+    ? ok(Number(text))
+    : wrong(`must be a port number from 0 to 65535, got ${shown(text)}`);
+
+/** A count of at least one, of up to nine digits. */
+export const positiveCount: Validator<number> = (text) =>
+  /^\d{1,9}$/.test(text) && Number(text) >= 1 ? ok(Number(text)) : wrong('must be a positive integer');

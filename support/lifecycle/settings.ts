@@ -2,13 +2,15 @@
  * Every setting of the suite, declared once: its variable, its flag, its default, the values it
  * accepts (the validator), its line of --help and its row of the documentation. From this table
  * the configuration is read and validated (support/lifecycle/read-setting.ts), the known PCS_*
- * names are listed, the command's flags are parsed and mapped onto their variables (cli/run-flags.ts),
- * --help prints its flags (cli/help.ts), and `npm run settings:generate` writes the tables of
- * docs/reference/configuration.md and the whole .env.example (lab/settings-doc.ts), which
- * tests/unit/settings.test.ts keeps in step.
+ * names are listed, every command's flags are parsed and mapped onto their variables
+ * (cli/run-flags.ts), every command's --help prints its flags (cli/help.ts), and
+ * `npm run settings:generate` writes the tables of docs/reference/configuration.md and the whole
+ * .env.example (lab/settings-doc.ts), which tests/unit/settings.test.ts keeps in step.
  *
- * Every variable has a flag and every flag a variable, so that a CI job can set with a variable
- * what a person types as a flag, and the reverse; the one flag without a variable says why.
+ * A row names the commands that take its flag (the run when it names none): the run, the proxy and
+ * the judge of traffic, the standalone mock, the Allure report, the rules catalogue, and the shards'
+ * run and merge. Every variable has a flag, so that a CI job can set with a variable what a person
+ * types as a flag, and the reverse; a flag without a variable says why.
  *
  * Texts are Markdown: --help and .env.example print them without backticks and links.
  */
@@ -17,6 +19,8 @@ import { operationIds, operationList, regExpPattern, reporterNames, shard } from
 import {
   anyText,
   baseUrl,
+  port,
+  positiveCount,
   inFlight,
   keyToken,
   matching,
@@ -44,8 +48,24 @@ export const sections = {
   reports: 'Reports',
   sharding: 'Sharding',
   lab: 'Measuring the suite (lab)',
+  traffic: 'Judging traffic',
+  mock: 'The standalone mock',
+  catalogue: 'The rules catalogue',
 } as const;
 export type Section = keyof typeof sections;
+
+/** The commands whose flags the table declares, as a person starts each. */
+export const commands = {
+  run: 'collect-conformance [run]',
+  proxy: 'collect-conformance proxy',
+  judge: 'collect-conformance judge',
+  mock: 'collect-conformance mock',
+  report: 'collect-conformance report',
+  rules: 'collect-conformance rules',
+  shard: 'npm run conformance:shard --',
+  merge: 'npm run report:merge --',
+} as const;
+export type CommandName = keyof typeof commands;
 
 export interface Flag {
   /** Without the leading dashes. */
@@ -65,6 +85,14 @@ interface Described {
   flag: Flag;
   /** One line: --help and the documentation's table of flags. */
   summary: string;
+  /** The commands that take the flag; absent: the run alone. */
+  commands?: readonly CommandName[];
+  /** What the flag says to a command where it means more or other than the summary. */
+  summaryFor?: Partial<Record<CommandName, string>>;
+  /** The flag's default for a command where it is not the run's. */
+  defaultFor?: Partial<Record<CommandName, string>>;
+  /** The documentation's row; the summary when absent. */
+  meaning?: string;
 }
 
 export interface Setting<T> extends Described {
@@ -74,8 +102,6 @@ export interface Setting<T> extends Described {
   /** How the default reads where the value alone would not say it (null: "unlimited", the mock's own). */
   defaultText?: string;
   parse: Validator<T>;
-  /** The documentation's row; the summary when absent. */
-  meaning?: string;
   /** The documentation's accepted values. */
   accepted: string;
   /** Masked everywhere; its flag names a variable, and a flag of its own name is refused. */
@@ -88,6 +114,12 @@ export interface Setting<T> extends Described {
 export interface FlagOnly extends Described {
   variable?: undefined;
   whyNoVariable: string;
+  /** The values the flag takes (checked when it is parsed); absent: any value, checked by its command. */
+  parse?: Validator<unknown>;
+  /** The flag's value when it is not given, as --help and the documentation say it. */
+  defaultText?: string;
+  /** A value the flag takes, for its examples (and the test that gives every flag of every --help). */
+  example?: string;
 }
 
 export type AnySetting = Setting<unknown>;
@@ -101,6 +133,11 @@ export const settings = {
   // The target.
   baseUrl: setting<string | null>({
     section: 'target',
+    commands: ['run', 'judge'],
+    summaryFor: {
+      judge: "the base address the HAR's URLs start with, when it is not the first `/v1` of their path",
+    },
+    defaultFor: { judge: 'found in each URL (the first `/v1` of its path)' },
     variable: 'PCS_BASE_URL',
     flag: { name: 'base-url', placeholder: 'URL' },
     default: null,
@@ -115,6 +152,7 @@ export const settings = {
   }),
   secretKey: setting<string | null>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_SECRET_KEY',
     flag: { name: 'secret-key-env', placeholder: 'NAME', namesVariable: true },
     default: null,
@@ -158,6 +196,7 @@ export const settings = {
   }),
   balanceId: setting<number | null>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_BALANCE_ID',
     flag: { name: 'balance-id', placeholder: 'N' },
     default: null,
@@ -166,9 +205,11 @@ export const settings = {
     summary: 'a balance id that exists on the target',
     meaning: 'A balance id known to exist on the target; unset on another target: the tests that need it are skipped',
     accepted: 'a positive integer (up to 20 digits; ids beyond 2^53 are kept exact)',
+    example: '1',
   }),
   currencyId: setting<number | null>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_CURRENCY_ID',
     flag: { name: 'currency-id', placeholder: 'N' },
     default: null,
@@ -177,9 +218,11 @@ export const settings = {
     summary: 'a currency id that exists on the target',
     meaning: 'A currency id known to exist on the target; unset on another target: the tests that need it are skipped',
     accepted: 'a positive integer (up to 20 digits; ids beyond 2^53 are kept exact)',
+    example: '1',
   }),
   secondSecretKey: setting<string | null>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_SECOND_SECRET_KEY',
     flag: { name: 'second-secret-key-env', placeholder: 'NAME', namesVariable: true },
     default: null,
@@ -198,6 +241,7 @@ export const settings = {
   }),
   secondBalanceId: setting<number | null>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_SECOND_BALANCE_ID',
     flag: { name: 'second-balance-id', placeholder: 'N' },
     default: null,
@@ -208,9 +252,11 @@ export const settings = {
       'A balance of the second account (ACCOUNT-ISOLATION-4XX on balances, ACCOUNT-DATA-OWN); unset: those tests ' +
       'are skipped',
     accepted: 'a positive integer',
+    example: '11',
   }),
   clockToleranceSeconds: setting<number>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_CLOCK_TOLERANCE_S',
     flag: { name: 'clock-tolerance-s', placeholder: 'N' },
     default: 120,
@@ -223,6 +269,7 @@ export const settings = {
   }),
   currencyIso: setting<string>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_CURRENCY_ISO',
     flag: { name: 'currency-iso', placeholder: 'CODE' },
     default: 'XOF',
@@ -232,6 +279,7 @@ export const settings = {
   }),
   paymentMode: setting<string>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_PAYMENT_MODE',
     flag: { name: 'payment-mode', placeholder: 'MODE' },
     default: 'mtn',
@@ -241,6 +289,7 @@ export const settings = {
   }),
   phoneNumber: setting<string>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_PHONE_NUMBER',
     flag: { name: 'phone-number', placeholder: 'NUMBER' },
     default: phoneNumberExample,
@@ -250,6 +299,7 @@ export const settings = {
   }),
   phoneCountry: setting<string>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_PHONE_COUNTRY',
     flag: { name: 'phone-country', placeholder: 'CC' },
     default: 'BJ',
@@ -270,6 +320,7 @@ export const settings = {
   }),
   runId: setting<string | undefined>({
     section: 'run',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_RUN_ID',
     flag: { name: 'run-id', placeholder: 'ID' },
     default: undefined,
@@ -286,6 +337,11 @@ export const settings = {
   }),
   outputDir: setting<string>({
     section: 'run',
+    commands: ['run', 'proxy', 'judge', 'report', 'shard', 'merge'],
+    summaryFor: {
+      report: 'the output directory of the run whose Allure results (`allure-results/`) to build into `allure-report/`',
+      merge: 'where the merged reports go',
+    },
     variable: 'PCS_OUTPUT_DIR',
     flag: { name: 'output', placeholder: 'DIR' },
     default: 'reports',
@@ -308,6 +364,7 @@ export const settings = {
   }),
   strict: setting<boolean>({
     section: 'run',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_STRICT',
     flag: { name: 'strict', sets: 'yes' },
     default: false,
@@ -366,6 +423,7 @@ export const settings = {
   }),
   documentedOnly: setting<boolean>({
     section: 'selection',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_DOCUMENTED_ONLY',
     flag: { name: 'documented-only', sets: 'yes' },
     default: false,
@@ -495,11 +553,12 @@ export const settings = {
     variable: 'PCS_REPORTER',
     flag: { name: 'reporter', placeholder: 'R' },
     default: undefined,
-    defaultText: '`list`',
+    defaultText: '`line` in a terminal, `dot` elsewhere',
     parse: reporterNames,
     summary:
-      'console output: `list`, `line` or `dot` (the report files are still written); any other Playwright ' +
-      'reporter (`json`, `blob`, ...) replaces the configured ones',
+      "console output: `dot` or `line` (the suite's: the failures grouped by cause) or `list` (Playwright's: every " +
+      'failure in full); the report files are still written. Any other Playwright reporter (`json`, `blob`, ...) ' +
+      'replaces the configured ones',
     accepted:
       'reporter names, comma-separated: built into Playwright, or a file or module found from the working ' +
       'directory',
@@ -513,14 +572,15 @@ export const settings = {
     default: false,
     parse: yesNo,
     summary:
-      "one console line per test, with its tags (Playwright's `list`); by default the console shows progress " +
-      '(`line` in a terminal, `dot` elsewhere), the failures and the summary',
+      "one console line per test, with its tags, and every failure in full (Playwright's `list`); by default the " +
+      'console shows progress (`line` in a terminal, `dot` elsewhere), the failures grouped by cause and the summary',
     accepted: '`yes`, `no`',
   }),
 
   // Sharding.
   shard: setting<string | undefined>({
     section: 'sharding',
+    commands: ['run', 'shard'],
     variable: 'PCS_SHARD',
     flag: { name: 'shard', placeholder: 'i/n' },
     default: undefined,
@@ -535,6 +595,7 @@ export const settings = {
   }),
   blobDir: setting<string | undefined>({
     section: 'sharding',
+    commands: ['run', 'shard'],
     variable: 'PCS_BLOB_DIR',
     flag: { name: 'blob-dir', placeholder: 'DIR' },
     default: undefined,
@@ -569,6 +630,166 @@ export const settings = {
     summary: "the property runner records where each generated request's time goes (`npm run bench` sets it)",
     accepted: '`1`, `0`',
   }),
+
+  // Judging traffic (collect-conformance proxy and judge): a session's own choices, typed where it starts.
+  upstream: {
+    section: 'traffic',
+    commands: ['proxy'],
+    flag: { name: 'upstream', placeholder: 'URL' },
+    summary: "the server's base address, ending in `/v1` (http or https)",
+    defaultText: '`PCS_BASE_URL`, else the embedded reference mock',
+    whyNoVariable: '`PCS_BASE_URL` is the upstream when the flag is not given',
+    example: 'http://127.0.0.1:4010/v1',
+  } satisfies FlagOnly,
+  proxyPort: {
+    section: 'traffic',
+    commands: ['proxy'],
+    flag: { name: 'port', placeholder: 'N' },
+    parse: port,
+    summary: "the proxy's port on 127.0.0.1; its address is printed on start",
+    defaultText: 'a free port',
+    whyNoVariable:
+      'a port belongs to one proxy at a time: a variable left set would stop the next proxy on a port in use',
+    example: '0',
+  } satisfies FlagOnly,
+  violationsHeader: {
+    section: 'traffic',
+    commands: ['proxy'],
+    flag: { name: 'violations-header' },
+    summary:
+      'add `Collect-Conformance-Violations: <rule ids>` to an answer that broke a rule (off: the proxy changes ' +
+      'nothing)',
+    whyNoVariable: 'it changes the answers a client gets: asked for where the proxy is started, never inherited',
+  } satisfies FlagOnly,
+  failOnCommand: {
+    section: 'traffic',
+    commands: ['proxy'],
+    flag: { name: 'fail-on-command' },
+    summary: "the command's failure (exit status not 0, a signal) is exit 1; its status is printed anyway",
+    whyNoVariable: 'it says how to read the command given after `--` on the same command line',
+  } satisfies FlagOnly,
+  failOnClient: {
+    section: 'traffic',
+    commands: ['proxy', 'judge'],
+    flag: { name: 'fail-on-client' },
+    summary: "a client finding (a request of the client's outside the reference) is exit 1",
+    whyNoVariable:
+      "the suite's own runs make deliberately invalid requests: a variable left set would fail a proxied run of " +
+      'the suite on them',
+  } satisfies FlagOnly,
+
+  // The standalone mock (collect-conformance mock): the suite's runs start the embedded mock without these.
+  mockPort: {
+    section: 'mock',
+    commands: ['mock'],
+    flag: { name: 'port', placeholder: 'N' },
+    parse: port,
+    summary: 'port to listen on',
+    defaultText: '4010',
+    whyNoVariable: 'the standalone mock only: the suite starts its embedded mock on a free port',
+    example: '0',
+  } satisfies FlagOnly,
+  mockHost: {
+    section: 'mock',
+    commands: ['mock'],
+    flag: { name: 'host', placeholder: 'H' },
+    summary: 'address to listen on',
+    defaultText: '`127.0.0.1`',
+    whyNoVariable: 'the standalone mock only: the embedded mock listens on 127.0.0.1',
+    example: '127.0.0.1',
+  } satisfies FlagOnly,
+  mutant: {
+    section: 'mock',
+    commands: ['mock'],
+    flag: { name: 'mutant', placeholder: 'NAME' },
+    summary:
+      'serve a contract mutant or a conforming variant instead of the reference behaviour ' +
+      '(`npx tsx lab/mutation.ts --list` lists them)',
+    meaning:
+      'Serve a contract mutant or a conforming variant instead of the reference behaviour ' +
+      '([mutation](../explanations/mutation.md); `npx tsx lab/mutation.ts --list` lists them)',
+    whyNoVariable: 'a mock serving a mutant is asked for by name, where it is started',
+    example: 'getBalance.amount.integer-to-string',
+  } satisfies FlagOnly,
+  faults: {
+    section: 'mock',
+    commands: ['mock'],
+    flag: { name: 'faults', placeholder: 'SPEC' },
+    summary: 'inject transport faults',
+    meaning: 'Inject transport faults ([the mock](mock.md#transport-faults))',
+    whyNoVariable: 'faults are asked for where the mock is started, never inherited by a run',
+    example: 'reset=0.01',
+  } satisfies FlagOnly,
+  storeCap: {
+    section: 'mock',
+    commands: ['mock'],
+    flag: { name: 'store-cap', placeholder: 'N' },
+    parse: positiveCount,
+    summary: 'records per collection before the oldest are evicted',
+    meaning: 'Records per collection before the oldest are evicted ([memory](mock.md#memory))',
+    defaultText: '50000',
+    whyNoVariable: 'the standalone mock only: the embedded mock keeps its default',
+    example: '50000',
+  } satisfies FlagOnly,
+
+  // The rules catalogue (collect-conformance rules).
+  json: {
+    section: 'catalogue',
+    commands: ['rules'],
+    flag: { name: 'json' },
+    summary: "the catalogue (or, with `--show`, the rule's page) as JSON, for tooling",
+    whyNoVariable: 'a listing chooses its form where it is asked for',
+  } satisfies FlagOnly,
+  kind: {
+    section: 'catalogue',
+    commands: ['rules'],
+    flag: { name: 'kind', placeholder: 'documented|inferred' },
+    parse: oneOf(['documented', 'inferred'] as const),
+    summary: 'list one kind only',
+    whyNoVariable: 'a listing chooses its rules where it is asked for',
+    example: 'documented',
+  } satisfies FlagOnly,
+  show: {
+    section: 'catalogue',
+    commands: ['rules'],
+    flag: { name: 'show', placeholder: 'RULE-ID' },
+    summary:
+      "one rule: its sentence, the reference's words, input class and what `--strict` makes of it, its tests " +
+      "(file and line, from Playwright's listing: no target needed), input cases, mutants, conforming variants, gap " +
+      'rows and operation roles; an unknown id exits 2',
+    whyNoVariable: 'one rule is asked for by its id, where it is asked for',
+    example: 'TXN-CREATE-2XX',
+  } satisfies FlagOnly,
+
+  // Merging the shards' reports (npm run report:merge).
+  blobs: {
+    section: 'sharding',
+    commands: ['merge'],
+    flag: { name: 'blobs', placeholder: 'DIR' },
+    summary: "the shards' blob reports, merged into one HTML report, one JUnit file, the matrix and the coverage",
+    defaultText: '`all-blob-reports`',
+    whyNoVariable: 'the folder the CI job downloaded the artifacts to, named where the merge is started',
+    example: 'all-blob-reports',
+  } satisfies FlagOnly,
+  allure: {
+    section: 'sharding',
+    commands: ['merge'],
+    flag: { name: 'allure', placeholder: 'DIR' },
+    summary: 'one folder of Allure results per shard, merged into one `<output dir>/allure-results/`',
+    defaultText: '`all-allure-results`',
+    whyNoVariable: 'the folder the CI job downloaded the artifacts to, named where the merge is started',
+    example: 'all-allure-results',
+  } satisfies FlagOnly,
+  allureReport: {
+    section: 'sharding',
+    commands: ['merge'],
+    flag: { name: 'allure-report', placeholder: 'yes|no' },
+    parse: yesNo,
+    summary: '`no` merges without building the Allure report',
+    defaultText: '`yes`',
+    whyNoVariable: 'whether this merge builds the report is said where it is started',
+    example: 'no',
+  } satisfies FlagOnly,
 };
 
 /** The tolerance of the target's clock (TIME-NOW), in seconds, for the checks that are not given the configuration. */
@@ -576,6 +797,20 @@ export const defaultClockToleranceSeconds = settings.clockToleranceSeconds.defau
 
 /** The table's rows in their order. */
 export const tableRows: readonly TableRow[] = Object.values(settings);
+
+/** The commands that take a row's flag. */
+export const commandsOf = (row: TableRow): readonly CommandName[] => row.commands ?? ['run'];
+
+/** The rows of a command's flags: its own first, then those it shares with the run, each in the table's order. */
+export const rowsOf = (command: CommandName): readonly TableRow[] => {
+  const rows = tableRows.filter((row) => commandsOf(row).includes(command));
+  if (command === 'run') return rows;
+  const shared = (row: TableRow): boolean => commandsOf(row).includes('run');
+  return [...rows.filter((row) => !shared(row)), ...rows.filter(shared)];
+};
+
+/** What a row's flag says to a command. */
+export const summaryOf = (row: TableRow, command: CommandName): string => row.summaryFor?.[command] ?? row.summary;
 
 /** The settings that have a variable. */
 export const variableSettings: readonly AnySetting[] = tableRows.filter(

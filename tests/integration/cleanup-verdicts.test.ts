@@ -55,6 +55,11 @@ test('a 5xx met by the cleanup fails the run (exit 1), naming CUSTOMER-DELETE-20
     /^ {2}❌ cause [0-9a-f]{8}: answers 500 where not a 5xx is owed — on deleteCustomer; breaks CUSTOMER-DELETE-204/m,
     summary,
   );
+  // The cleanup is no test of Playwright's: the summary counts the one test Playwright ran; JUnit adds the
+  // cleanup's failure as a case of its own, so that CI sees what failed the run.
+  assert.match(summary, /; 1 test: 1 passed, 0 failed, 0 skipped$/m, summary);
+  const junit = readFileSync(join(scratch, 'broken', 'junit.xml'), 'utf8');
+  assert.match(junit, /<testcase name="global teardown › deleting the customers the run left"[\s\S]*?<failure /);
 });
 
 test('the same run against the reference passes, its cleanup judged and held', { timeout: 180_000 }, async () => {
@@ -66,6 +71,10 @@ test('the same run against the reference passes, its cleanup judged and held', {
     deletion?.tests.some((entry) => entry.title.startsWith('global teardown')),
     JSON.stringify(deletion),
   );
+  assert.match(result.stdout, /summary: no rule broken; 1 test: 1 passed, 0 failed, 0 skipped/);
+  const junit = readFileSync(join(scratch, 'reference', 'junit.xml'), 'utf8');
+  assert.match(junit, /<testsuites [^>]*tests="1" failures="0"/);
+  assert.doesNotMatch(junit, /global teardown/);
 });
 
 test("the cleanup's records are this run's only, and make one case", () => {

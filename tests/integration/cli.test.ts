@@ -340,7 +340,7 @@ describe('bad configuration: one line and exit 2, before Playwright starts', () 
     );
     assert.match(
       inFresh({}, 'PCS_BASEURL=http://127.0.0.1:9/v1\nPCS_SECRET_KEY=sk_sandbox_x\n'),
-      /^collect-conformance: configuration error: PCS_BASEURL: is not a variable .*did you mean PCS_BASE_URL\?/,
+      /^collect-conformance: configuration error: PCS_BASEURL: in \.env is not a variable .*mean PCS_BASE_URL\?/,
     );
     assert.match(
       inFresh({ PCS_OUTPUT_DIR: '' }),

@@ -5,7 +5,8 @@
  * bad flag (exit 2, one line), against a closed port (exit 3) and with a broken file of its own
  * (exit 4, one line). Also `collect-conformance mock`, which prints its URLs and keys, and
  * `rules --show`, which lists a rule's tests by file and line. The package runs the JavaScript
- * compiled from the sources (dist/), without tsx.
+ * compiled from the sources (dist/), without tsx, and carries its documentation: every link of
+ * its README, and of the pages it leads to, resolves inside the installed package.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,8 +14,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { relativeLinks } from '../../lab/build-package.ts';
 import { startMockServer, type RunningMock } from '../../mock/server.ts';
 import { mockVersionHeader } from '../../mock/version.ts';
 
@@ -247,6 +249,31 @@ test(productOnlyTitle, () => {
     files.includes('dist/specs/input-cases/create-transaction-body.json'),
     'the input cases rules --show reads',
   );
+});
+
+test('the package carries the documentation its README links: every relative link resolves inside it', () => {
+  const dangling: string[] = [];
+  const seen = new Set<string>();
+  const pages = ['README.md'];
+  while (pages.length > 0) {
+    const page = pages.pop()!;
+    for (const target of relativeLinks(readFileSync(join(installed, page), 'utf8'))) {
+      const path = relative(installed, resolve(installed, dirname(page), target));
+      if (seen.has(path)) continue;
+      seen.add(path);
+      if (path.startsWith('..') || !existsSync(join(installed, path))) dangling.push(`${page}: ${target}`);
+      else if (path.endsWith('.md')) pages.push(path);
+    }
+  }
+  assert.deepEqual(dangling, [], 'links of the installed documentation that lead nowhere');
+  for (const page of [
+    'docs/reference/shapes.md',
+    'docs/reference/configuration.md',
+    'docs/guides/sdk-traffic.md',
+    'docs/guides/sdk-mock.md',
+  ])
+    assert.ok(seen.has(page), `the README does not lead to ${page}`);
+  assert.match(readFileSync(join(installed, 'docs/reference/shapes.md'), 'utf8'), /unknown_mode/);
 });
 
 test('the package runs JavaScript compiled from the sources, without tsx', () => {

@@ -98,10 +98,10 @@ test('looksLive reads the words of host and path, not substrings of other words'
   assert.equal(looksLive('http://127.0.0.1:4010/v1'), false);
 });
 
-describe('PCS_* names: set but empty, or unknown, is a configuration error', () => {
-  const refused = (env: Record<string, string>, message: RegExp) =>
+describe('PCS_* names: empty, or unknown in .env, is refused; unknown in the environment, a warning', () => {
+  const refused = (env: Record<string, string>, message: RegExp, fromDotEnv: ReadonlySet<string> = new Set()) =>
     assert.throws(
-      () => checkVariableNames(env),
+      () => checkVariableNames(env, fromDotEnv),
       (error: unknown) => error instanceof ConfigError && message.test(error.message) && !error.message.includes('\n'),
       JSON.stringify(env),
     );
@@ -112,18 +112,33 @@ describe('PCS_* names: set but empty, or unknown, is a configuration error', () 
     refused({ PCS_BALANCE_ID: '  ' }, /^PCS_BALANCE_ID: is set but empty/);
   });
 
-  test('an unknown name is refused with the nearest known name', () => {
+  test('an unknown name in .env is refused with the nearest known name', () => {
+    const inDotEnv = (name: string) => new Set([name]);
     refused(
       { PCS_BASEURL: 'http://127.0.0.1:4010/v1' },
-      /^PCS_BASEURL: is not a variable .*did you mean PCS_BASE_URL\?/,
+      /^PCS_BASEURL: in \.env is not a variable .*did you mean PCS_BASE_URL\?/,
+      inDotEnv('PCS_BASEURL'),
     );
-    refused({ PCS_SECRETKEY: 'x' }, /did you mean PCS_SECRET_KEY\?/);
-    refused({ PCS_BALANCE: '1' }, /did you mean PCS_BALANCE_ID\?/);
+    refused({ PCS_SECRETKEY: 'x' }, /did you mean PCS_SECRET_KEY\?/, inDotEnv('PCS_SECRETKEY'));
+    refused({ PCS_BALANCE: '1' }, /did you mean PCS_BALANCE_ID\?/, inDotEnv('PCS_BALANCE'));
     assert.equal(nearestVariable('PCS_SOMETHING_ELSE_ENTIRELY'), undefined);
   });
 
+  test('an unknown name in the environment is a warning with the nearest known name, and nothing is refused', () => {
+    const warnings = checkVariableNames(
+      { PCS_BASEURL: 'x', PCS_BUILD: '', PCS_BASE_URL: 'http://127.0.0.1/v1' },
+      new Set(),
+    );
+    assert.deepEqual(warnings, [
+      'collect-conformance: warning: PCS_BASEURL is not a variable of collect-conformance; did you mean ' +
+        'PCS_BASE_URL? (collect-conformance --help lists them); ignored, the run goes on',
+      'collect-conformance: warning: PCS_BUILD is not a variable of collect-conformance (collect-conformance ' +
+        '--help lists them); ignored, the run goes on',
+    ]);
+  });
+
   test('known names with values, and other variables, pass', () => {
-    checkVariableNames({ PCS_BASE_URL: 'http://127.0.0.1:4010/v1', HOME: '', NODE_ENV: '' });
+    assert.deepEqual(checkVariableNames({ PCS_BASE_URL: 'http://127.0.0.1:4010/v1', HOME: '', NODE_ENV: '' }), []);
   });
 
   test('the known names are the ones docs/reference/configuration.md documents', () => {

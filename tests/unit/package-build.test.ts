@@ -7,7 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { BuildError, compile, productFiles, productFolders } from '../../lab/build-package.ts';
+import {
+  BuildError,
+  compile,
+  linkedDocumentation,
+  productFiles,
+  productFolders,
+  relativeLinks,
+} from '../../lab/build-package.ts';
 import { modulePath, moduleExtension } from '../../support/lifecycle/module-paths.ts';
 
 const source = [
@@ -90,7 +97,17 @@ test("the build's product is the development guide's, and package.json ships it 
     scripts: Record<string, string>;
     dependencies: Record<string, string>;
   };
-  assert.deepEqual(pkg.files, ['bin', 'dist', '.env.example']);
+  assert.deepEqual(pkg.files, ['bin', 'dist', 'docs', '.env.example']);
   assert.equal(pkg.scripts.prepack, 'tsx lab/build-package.ts');
   assert.equal(pkg.dependencies.tsx, undefined, 'the installed package runs without tsx');
+});
+
+test('every file the README leads to is one the package ships, the shapes page among them', () => {
+  const { linked, notShipped } = linkedDocumentation();
+  assert.deepEqual(notShipped, [], 'README.md leads to files the package does not ship');
+  for (const page of ['docs/reference/shapes.md', 'docs/reference/configuration.md', 'docs/guides/sdk-traffic.md'])
+    assert.ok(linked.includes(page), page);
+  assert.deepEqual(relativeLinks('[a](b.md#c) `[x](y.md)` [web](https://e.com) [here](#h)\n```\n[z](z.md)\n```\n'), [
+    'b.md',
+  ]);
 });

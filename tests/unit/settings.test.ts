@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from '../../cli/args.ts';
 import { helpText } from '../../cli/help.ts';
-import { environmentFromFlags, runFlags, variablesFromFlags } from '../../cli/run-flags.ts';
+import { commandFlags, environmentFromFlags, runFlags, variablesFromFlags } from '../../cli/run-flags.ts';
 import {
   configurationDocFile,
   envExampleFile,
@@ -20,8 +20,11 @@ import { loadConfig } from '../../support/lifecycle/config.ts';
 import { readSetting, validateSettings } from '../../support/lifecycle/read-setting.ts';
 import { exampleValue, flagUsage } from '../../support/lifecycle/setting-texts.ts';
 import {
+  commands,
   defaultClockToleranceSeconds,
   isSetting,
+  rowsOf,
+  type CommandName,
   settings,
   tableRows,
   valueFlagName,
@@ -72,17 +75,38 @@ describe('generated from the table: a change of the table without npm run settin
 });
 
 describe('every variable has a flag, every flag a variable', () => {
-  test('variables and flags are unique, and the one flag without a variable says why', () => {
+  test('variables are unique, flags unique within each command, and a flag without a variable says why', () => {
     const variables = variableSettings.map((row) => row.variable);
     assert.equal(new Set(variables).size, variables.length, 'a variable declared twice');
-    const flags = tableRows.map((row) => row.flag.name);
-    assert.equal(new Set(flags).size, flags.length, 'a flag declared twice');
-    const flagOnly = tableRows.filter((row) => !isSetting(row));
+    for (const command of Object.keys(commands) as CommandName[]) {
+      const flags = rowsOf(command).map((row) => row.flag.name);
+      assert.equal(new Set(flags).size, flags.length, `a flag of ${command} declared twice`);
+    }
+    // Of the run, only --list has no variable; the other commands' own flags are a session's choices.
     assert.deepEqual(
-      flagOnly.map((row) => row.flag.name),
+      rowsOf('run')
+        .filter((row) => !isSetting(row))
+        .map((row) => row.flag.name),
       ['list'],
     );
-    for (const row of flagOnly) assert.ok('whyNoVariable' in row && row.whyNoVariable.length > 20);
+    for (const row of tableRows.filter((candidate) => !isSetting(candidate)))
+      assert.ok('whyNoVariable' in row && row.whyNoVariable.length > 20, row.flag.name);
+  });
+
+  test("the proxy's, the judge's, the mock's, the report's, the catalogue's and the shards' flags are rows", () => {
+    const expected: Record<string, string[]> = {
+      proxy: ['upstream', 'port', 'violations-header', 'fail-on-command', 'fail-on-client', 'secret-key-env'],
+      judge: ['fail-on-client', 'base-url', 'clock-tolerance-s', 'output', 'strict', 'documented-only'],
+      mock: ['port', 'host', 'mutant', 'faults', 'store-cap'],
+      report: ['output'],
+      rules: ['json', 'kind', 'show'],
+      shard: ['output', 'shard', 'blob-dir'],
+      merge: ['blobs', 'allure', 'allure-report', 'output'],
+    };
+    for (const [command, flags] of Object.entries(expected)) {
+      const names = rowsOf(command as CommandName).map((row) => row.flag.name);
+      for (const flag of flags) assert.ok(names.includes(flag), `${command} --${flag}`);
+    }
   });
 
   test('the flags asked for exist and set their variables', () => {
@@ -139,8 +163,16 @@ describe('every variable has a flag, every flag a variable', () => {
     assert.deepEqual(refused, ['secret-key', 'second-secret-key']);
     assert.deepEqual(
       runFlags.map((spec) => spec.name),
-      [...tableRows.map((row) => row.flag.name), ...refused],
+      [...rowsOf('run').map((row) => row.flag.name), ...refused],
     );
+    for (const command of ['proxy', 'judge'] as const)
+      assert.deepEqual(
+        commandFlags(command)
+          .filter((spec) => spec.refused !== undefined)
+          .map((spec) => spec.name),
+        refused,
+        `${command} refuses them too`,
+      );
     for (const spec of runFlags) assert.equal(spec.refused !== undefined, refused.includes(spec.name), spec.name);
   });
 
@@ -152,7 +184,7 @@ describe('every variable has a flag, every flag a variable', () => {
   });
 
   test('each flag sets its variable (a switch to the value shown); a flag naming a variable reads it', () => {
-    const argv = tableRows
+    const argv = rowsOf('run')
       .filter((row) => !row.flag.namesVariable)
       .flatMap((row) => {
         if (row.flag.placeholder === undefined) return [`--${row.flag.name}`];
