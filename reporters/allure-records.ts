@@ -71,6 +71,7 @@ export function writeAllureResults(
       result.stage = Stage.FINISHED;
       if (broken !== undefined) result.statusDetails = { message: renderVerdict(broken) };
       else if (undecided?.reason !== undefined) result.statusDetails = { message: redact(undecided.reason) };
+      else if (test.error !== undefined) result.statusDetails = { message: redact(test.error) };
     });
     for (const [index, record] of test.verdicts.filter((found) => found.kind === 'broken').entries()) {
       const transcript = record.exchange?.transcript;

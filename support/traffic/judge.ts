@@ -127,14 +127,16 @@ export class TrafficJudge {
     this.options = options;
   }
 
-  judge(traffic: TrafficExchange): JudgedExchange {
+  /** The operation of an exchange, whose account asked, and the exchange as the registry reads it. */
+  private read(
+    traffic: TrafficExchange,
+  ):
+    | { route: Route; credential: Credential; account: Account; exchange: Exchange }
+    | { route?: Route; outside: string } {
     const basePath = this.options.basePath ?? basePathOf(traffic.url);
     const relative = basePath === undefined ? undefined : relativePath(traffic.url, basePath);
     const route = relative === undefined ? undefined : routeOf(traffic.method, relative);
-    if (route === undefined)
-      return { traffic, outside: 'a path or method the reference does not show', records: [], clientFindings: [] };
-    if (traffic.requestIncomplete !== undefined)
-      return { traffic, route, outside: traffic.requestIncomplete, records: [], clientFindings: [] };
+    if (route === undefined) return { outside: 'a path or method the reference does not show' };
     const credential: Credential = this.options.credentialsRecorded
       ? credentialOf(traffic.requestHeaders, this.options.keys)
       : { kind: 'unknown' };
@@ -142,7 +144,24 @@ export class TrafficJudge {
       credential.kind === 'valid' || credential.kind === 'other-scheme' ? credential.account : 'first';
     const keyVariable =
       credential.kind === 'valid' || credential.kind === 'other-scheme' ? this.options.keyVariables[account] : null;
-    const exchange = toExchange(traffic, route.operation, route.path, keyVariable);
+    return { route, credential, account, exchange: toExchange(traffic, route.operation, route.path, keyVariable) };
+  }
+
+  /**
+   * Learns what an exchange shows without judging it (one skipped on purpose): the exchanges after it are held to
+   * what it showed as if it had been judged, so that skipping one never makes a later verdict wrong.
+   */
+  observe(traffic: TrafficExchange): void {
+    const read = this.read(traffic);
+    if ('outside' in read) return;
+    if (read.route.operation === 'createCustomer') this.noteCustomer(read.exchange, read.account);
+    else this.learn(read.route, read.exchange, read.account, read.credential, originOf(traffic));
+  }
+
+  judge(traffic: TrafficExchange): JudgedExchange {
+    const read = this.read(traffic);
+    if ('outside' in read) return { traffic, outside: read.outside, records: [], clientFindings: [] };
+    const { route, credential, account, exchange } = read;
     if (route.operation === 'createCustomer') {
       this.noteCustomer(exchange, account);
       return {

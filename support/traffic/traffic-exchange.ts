@@ -78,6 +78,7 @@ export function toExchange(
     bodyText: traffic.responseBody,
     json: parsed.json,
     jsonError: parsed.jsonError,
+    ...(parsed.duplicateName === undefined ? {} : { duplicateName: parsed.duplicateName }),
     durationMs: Math.max(0, Math.round(traffic.endedAt - traffic.startedAt)),
     receivedAt: traffic.endedAt,
     keyVariable,
