@@ -71,7 +71,8 @@ const proxyFlags = trafficFlags([
     value: true,
     check: (value) =>
       lagSeconds(value) === undefined
-        ? `must be a number of seconds above 0 (the judge may be that far behind the traffic), got "${value.slice(0, 20)}"`
+        ? 'must be a number of seconds above 0 (the judge may be that far behind the traffic), ' +
+          `got "${value.slice(0, 20)}"`
         : undefined,
   },
 ]);
@@ -151,7 +152,8 @@ const commandFailed = (outcome: CommandOutcome): boolean =>
 /** The one line the first request without an answer gets on stderr (the rest are counted in the reports). */
 function unansweredLine(event: EventOf<'unanswered'>, upstream: string): string {
   const what = unansweredText[event.reason];
-  return `collect-conformance proxy: ${event.method} ${event.url.slice(0, 200)} to ${upstream}: ${what} (${event.code ?? event.message})`;
+  const request = `${event.method} ${event.url.slice(0, 200)}`;
+  return `collect-conformance proxy: ${request} to ${upstream}: ${what} (${event.code ?? event.message})`;
 }
 
 /** The requests the proxy handed nothing over for, by reason: those not judged, and those with no answer to judge. */

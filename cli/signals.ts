@@ -59,5 +59,5 @@ export function commandLineShown(command: readonly string[]): string {
       /((?:proxy-)?authorization\s*:\s*)(?:([A-Za-z][\w-]*)\s+)?\S+/gi,
       (_all, name: string, scheme?: string) => `${name}${scheme === undefined ? '' : `${scheme} `}***`,
     );
-  return redact(joined).slice(0, 200);
+  return redact(joined.replace(/\s+/g, ' ')).slice(0, 200);
 }

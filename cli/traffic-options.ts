@@ -50,7 +50,8 @@ export function sampleRate(value: string): number | undefined {
 
 const sampleCheck = (value: string): string | undefined =>
   sampleRate(value) === undefined
-    ? `must be the share of exchanges to judge, above 0 and at most 1 (0.1) or a percentage (10%), got "${value.slice(0, 20)}"`
+    ? 'must be the share of exchanges to judge, above 0 and at most 1 (0.1) or a percentage (10%), ' +
+      `got "${value.slice(0, 20)}"`
     : undefined;
 
 /** The run flags of those settings (and the refused flags that would carry a key), with the command's own. */

@@ -442,7 +442,7 @@ export function trafficBenchTables(result: TrafficBenchResult): string {
     `Throughput, ${options.connections} concurrent keep-alive connections, ${options.seconds} s each ` +
       '(autocannon, POST):',
     '',
-    row(['Path', 'exchanges/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MiB', 'to the hook', 'dropped']),
+    row(['Path', 'exchanges/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MiB', 'to the hook', 'held back, spilled']),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
   ];
   for (const figures of throughput) {
@@ -456,7 +456,7 @@ export function trafficBenchTables(result: TrafficBenchResult): string {
         figures.errors + figures.non2xx,
         figures.peakRssMiB === null ? '' : figures.peakRssMiB.toFixed(0),
         queue === undefined ? '' : queue.delivered,
-        queue === undefined ? '' : `${queue.bodiesDropped} bodies, ${queue.itemsDropped} whole`,
+        queue === undefined ? '' : `${figures.stats?.held ?? 0} held, ${queue.spilled} spilled`,
       ]),
     );
   }
@@ -478,7 +478,7 @@ export function trafficBenchTables(result: TrafficBenchResult): string {
       ),
       '',
       `Exchanges ${stats.completed}, to the hook ${stats.queue.delivered}, queue peak ${stats.queue.peakWaiting}, ` +
-        `bodies dropped ${stats.queue.bodiesDropped}, exchanges dropped ${stats.queue.itemsDropped}.`,
+        `requests held back ${stats.held}, exchanges spilled to disk ${stats.queue.spilled} (none dropped).`,
     );
   }
   return lines.join('\n');

@@ -113,7 +113,8 @@ function exchangeOf(
     ...(longRequest === undefined
       ? {}
       : {
-          requestIncomplete: `the request’s body (${megabytes(longRequest)}) is longer than the ${megabytes(maxStringBytes)} read`,
+          requestIncomplete:
+            `the request’s body (${megabytes(longRequest)}) is longer than the ` + `${megabytes(maxStringBytes)} read`,
         }),
   };
 }

@@ -62,7 +62,7 @@ export function incompleteText(collected: TrafficCollector): string | undefined 
   return parts.length === 0 ? undefined : parts.join('; ');
 }
 
-/** The case of what was not judged: an error of the run (JUnit <error>, Allure broken) unless all was skipped on purpose. */
+/** The case of what was not judged: an error (JUnit <error>, Allure broken) unless all was skipped on purpose. */
 function notJudgedCase(collected: TrafficCollector, origin: string): TestRecord | undefined {
   const text = incompleteText(collected);
   if (text === undefined) return undefined;

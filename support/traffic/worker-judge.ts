@@ -73,7 +73,7 @@ function bytesOf(captured: CapturedExchange): number {
   );
 }
 
-/** The exchange with each body in memory of its own, and those memories, to be moved to the worker rather than copied. */
+/** The exchange with each body in memory of its own, and those memories, to be moved to the worker (not copied). */
 function transferable(captured: CapturedExchange): { captured: CapturedExchange; transfer: ArrayBuffer[] } {
   const requestBody = { ...captured.requestBody, bytes: ownBuffer(captured.requestBody.bytes) };
   const responseBody = { ...captured.responseBody, bytes: ownBuffer(captured.responseBody.bytes) };
