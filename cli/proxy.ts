@@ -328,6 +328,10 @@ export async function proxy(argv: string[]): Promise<number> {
     notJudged: verdict.notJudged,
     judgedNothing: verdict.judgedOperations === 0,
   });
+  if (verdict.judgedOperations === 0 && stoppedBy === undefined)
+    process.stderr.write(
+      'collect-conformance: proxy: no exchange of the traffic is an operation of the reference: nothing was judged\n',
+    );
   if (code === ExitCode.internal && verdict.internalError !== null)
     process.stderr.write(`${internalErrorLine('collect-conformance proxy', new Error(verdict.internalError))}\n`);
   return code;

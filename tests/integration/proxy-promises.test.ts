@@ -292,7 +292,7 @@ describe('the proxy changes nothing', () => {
     assert.deepEqual(result.proxied.trailers, [['X-Checksum', 'sha256=abc']]);
   });
 
-  test('Expect: 100-continue reaches the upstream, which decides: 417 (no body sent) or 100 (the body sent)', async () => {
+  test('Expect: 100-continue reaches the upstream, which decides: 417 (no body sent) or 100 (body sent)', async () => {
     const expect = { 'Content-Type': 'application/json', Expect: '100-continue', 'Content-Length': '15' };
     const refused = await both('/expect?refuse', {
       method: 'POST',
@@ -380,7 +380,7 @@ async function startDroppingUpstream() {
 }
 
 describe('the proxy never repeats a request', () => {
-  test('a kept-alive connection dropped as a DELETE goes out: sent once, the client sees its connection close', async () => {
+  test('a kept-alive connection dropped as a DELETE goes out: sent once; the client sees it close', async () => {
     const dropping = await startDroppingUpstream();
     try {
       // Directly: the second request on the kept-alive connection meets the closed connection.

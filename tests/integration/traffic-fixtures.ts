@@ -107,7 +107,8 @@ const call = async (method, path, body, headers = {}) => {
     const read = await call('GET', path);
     if (read.etag) await call('GET', path, undefined, { 'if-none-match': read.etag });
   }
-  await call('GET', '/balances/' + process.env.PCS_BALANCE_ID, undefined, { authorization: 'Bearer sk_sandbox_not_a_key_0000' });
+  const wrong = { authorization: 'Bearer sk_sandbox_not_a_key_0000' };
+  await call('GET', '/balances/' + process.env.PCS_BALANCE_ID, undefined, wrong);
   await call('POST', '/transactions/' + first.json.id + 'xyz/token');
 })().catch((error) => { console.error(error); process.exit(9); });
 `;
