@@ -46,8 +46,10 @@ Usage:
   collect-conformance rules [--json] [--kind documented|inferred]
   collect-conformance rules --show RULE-ID [--json]
   collect-conformance proxy [--upstream URL] [--port N] [--violations-header] [--fail-on-client]
-                            [--fail-on-command] [traffic flags] [-- COMMAND ARGS...]
-  collect-conformance judge FILE.har [FILE.har ...] [--base-url URL] [--fail-on-client] [traffic flags]
+                            [--fail-on-command] [--sample RATE] [--max-judge-lag S] [traffic flags]
+                            [-- COMMAND ARGS...]
+  collect-conformance judge FILE.har [FILE.har ...] [--base-url URL] [--fail-on-client] [--sample RATE]
+                            [traffic flags]
   collect-conformance report [--output DIR]
   collect-conformance --help | --version
 
@@ -80,11 +82,16 @@ Traffic (proxy, judge): a client's own traffic, judged by the suite's rules.
                           (off by default: the proxy changes nothing)
   --fail-on-client        a request of the client off the reference counts as a finding (exit 1)
   --fail-on-command       the command's failure counts as a finding (exit 1); its status is printed anyway
+  --sample RATE           judge this share of the exchanges (0.1 or 10%); the rest are counted as skipped
+  --max-judge-lag S       (proxy) skip judging, counted, once the judge is S seconds behind, instead of holding
+                          new requests back until it catches up
   --base-url URL          (judge) the base address the HAR's URLs start with, when not found by /v1
   traffic flags: --secret-key-env, --second-secret-key-env (the keys that name the accounts), --balance-id,
   --currency-id, --second-balance-id, --currency-iso, --payment-mode, --phone-number, --phone-country,
-  --clock-tolerance-seconds, --strict, --documented-only, --output, --run-id, as in a run.
-  Exit codes as a run's: 3 when the upstream was unreachable or answered 429/502/503/504 and no rule broke.
+  --clock-tolerance-seconds, --strict, --documented-only, --output, --run-id, --environment, --allow-live,
+  --timeout-ms (how long an upstream has to begin an answer: past it, 504), as in a run.
+  Exit codes as a run's: 3 (inconclusive) when the upstream was unreachable, silent or answered
+  429/502/503/504, when traffic was not judged (counted with why), or when nothing was judged, and no rule broke.
 
 Exit codes:
   0  every selected check passed

@@ -105,13 +105,30 @@ export function registerSecret(value: string | null | undefined): void {
 /** ASCII letters in lower case, every other character kept: the length never changes (unlike toLowerCase). */
 const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
-/** The literal search of secrets seen in traffic: each form indexed by its first characters. */
+/**
+ * Secrets seen in traffic, in two tiers: those compiled into two patterns of literal forms (fast to search),
+ * and those registered since, searched by a lookup of each position's first characters in a map (slower, but
+ * costing nothing to add to). The pending ones are compiled in once they are as many as the compiled ones (or
+ * have waited a thousand searches): however many credentials traffic shows, compiling costs O(n log n) in all.
+ */
 const anchor = 6;
 const seen = new Set<string>();
-/** Forms compared without letter case (raw, URL-encoded, JSON-escaped), by their first characters in lower case. */
-const caseless = new Map<string, string[]>();
-/** Forms compared exactly (base64 runs), by their first characters. */
-const exact = new Map<string, string[]>();
+let seenPatterns: { caseless: RegExp | null; exact: RegExp | null } = { caseless: null, exact: null };
+let compiledSeen: string[] = [];
+let pendingSeen: string[] = [];
+let pendingAge = 0;
+/** The pending secrets' forms compared without letter case (raw, URL-encoded, JSON-escaped), by their first characters. */
+let caseless = new Map<string, string[]>();
+/** The pending secrets' forms compared exactly (base64 runs), by their first characters. */
+let exact = new Map<string, string[]>();
+
+function textualForms(value: string): string[] {
+  return [...new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])];
+}
+
+function encodedForms(value: string): string[] {
+  return base64Runs(value).filter((run) => run.length >= minimumBase64Run);
+}
 
 function index(map: Map<string, string[]>, form: string): void {
   if (form.length < anchor) return;
@@ -128,14 +145,29 @@ function index(map: Map<string, string[]>, form: string): void {
 export function registerSeenSecret(value: string | null | undefined): void {
   if (!value || value.length < anchor || seen.has(value) || secrets.has(value)) return;
   seen.add(value);
-  for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]))
-    index(caseless, asciiLower(form));
-  for (const run of base64Runs(value)) if (run.length >= minimumBase64Run) index(exact, run);
+  pendingSeen.push(value);
+  for (const form of textualForms(value)) index(caseless, asciiLower(form));
+  for (const run of encodedForms(value)) index(exact, run);
 }
 
-/** The text with every seen secret's forms masked: one pass, a map lookup at each position. */
-function maskSeen(text: string): string {
-  if (seen.size === 0 || text.length < anchor) return text;
+function compileSeen(): void {
+  compiledSeen = [...compiledSeen, ...pendingSeen];
+  pendingSeen = [];
+  pendingAge = 0;
+  caseless = new Map();
+  exact = new Map();
+  const byLength = (a: string, b: string): number => b.length - a.length;
+  const textual = [...new Set(compiledSeen.flatMap(textualForms))].sort(byLength).map(escapeForRegExp);
+  const encoded = [...new Set(compiledSeen.flatMap(encodedForms))].sort(byLength).map(escapeForRegExp);
+  seenPatterns = {
+    caseless: textual.length === 0 ? null : new RegExp(textual.join('|'), 'gi'),
+    exact: encoded.length === 0 ? null : new RegExp(encoded.join('|'), 'g'),
+  };
+}
+
+/** The text with the pending secrets' forms masked: one pass, a map lookup at each position. */
+function maskPending(text: string): string {
+  if (pendingSeen.length === 0 || text.length < anchor) return text;
   const lower = asciiLower(text);
   let result = '';
   let copied = 0;
@@ -154,6 +186,15 @@ function maskSeen(text: string): string {
     at = end;
   }
   return copied === 0 ? text : result + text.slice(copied);
+}
+
+/** The text with every seen secret's forms masked. */
+function maskSeen(text: string): string {
+  if (pendingSeen.length > 0 && (pendingSeen.length >= compiledSeen.length || ++pendingAge > 1000)) compileSeen();
+  let result = text;
+  if (seenPatterns.caseless) result = result.replace(seenPatterns.caseless, mask);
+  if (seenPatterns.exact) result = result.replace(seenPatterns.exact, mask);
+  return maskPending(result);
 }
 
 export function redact(text: string): string {
