@@ -579,16 +579,21 @@ export function judgedRunLines(runs: readonly JudgedRunFigures[]): string[] {
   const lines: string[] = [];
   for (const run of runs) {
     const sum = run.judged + run.skipped + run.notJudged + run.unanswered;
+    const why = run.unanswered > 0 ? ` (${run.reasons.join(', ')})` : '';
+    const holds = sum === run.forwarded ? 'holds' : 'DOES NOT HOLD';
+    const rate = run.name.startsWith('small')
+      ? `; at least 2,000 exchanges/s ${run.perSecond >= 2000 ? 'met' : 'NOT met'}`
+      : '';
     lines.push(
       `${run.name}: ${run.connections} connections, ${run.seconds} s`,
       `  forwarded ${run.forwarded} = judged ${run.judged} + skipped ${run.skipped} + reported not judged ` +
         `${run.notJudged} + without an answer ${run.unanswered}` +
-        `${run.unanswered > 0 ? ` (${run.reasons.join(', ')})` : ''}: ${sum === run.forwarded ? 'holds' : 'DOES NOT HOLD'}`,
+        `${why}: ${holds}`,
       `  ${Math.round(run.perSecond)} exchanges/s, peak resident memory ${run.peakRssMiB.toFixed(0)} MiB, ` +
         `requests held back ${run.held}, exchanges spilled to disk ${run.spilled}, client errors ${run.errors}`,
       `  targets: not judged = 0 ${run.notJudged === 0 ? 'met' : 'NOT met'}; under 512 MiB ` +
         `${run.peakRssMiB < 512 ? 'met' : 'NOT met'}` +
-        `${run.name.startsWith('small') ? `; at least 2,000 exchanges/s ${run.perSecond >= 2000 ? 'met' : 'NOT met'}` : ''}`,
+        rate,
     );
   }
   return lines;

@@ -117,7 +117,7 @@ let seenPatterns: { caseless: RegExp | null; exact: RegExp | null } = { caseless
 let compiledSeen: string[] = [];
 let pendingSeen: string[] = [];
 let pendingAge = 0;
-/** The pending secrets' forms compared without letter case (raw, URL-encoded, JSON-escaped), by their first characters. */
+/** The pending secrets' forms compared without letter case (raw, URL- or JSON-escaped), by their first characters. */
 let caseless = new Map<string, string[]>();
 /** The pending secrets' forms compared exactly (base64 runs), by their first characters. */
 let exact = new Map<string, string[]>();

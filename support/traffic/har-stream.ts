@@ -45,10 +45,15 @@ class EntryText {
   parts: Buffer[] = [];
   length = 0;
   skipped = 0;
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
 
   push(part: Buffer): void {
     if (part.length === 0) return;
-    if (this.length + part.length > maxEntryBytes) {
+    if (this.length + part.length > this.limit) {
       this.skipped += part.length;
       return;
     }
@@ -84,7 +89,17 @@ class EntryText {
  * The entries of a HAR file, in their order. Throws HarStructureError when the file is not a HAR (its bytes end
  * inside a value, no log.entries list is found, text follows the document).
  */
-export async function* harEntries(file: string): AsyncGenerator<RawEntry> {
+export interface HarStreamLimits {
+  maxStringBytes: number;
+  maxEntryBytes: number;
+  /** Bytes read at a time. */
+  chunkBytes: number;
+}
+
+const defaultLimits: HarStreamLimits = { maxStringBytes, maxEntryBytes, chunkBytes: 1024 * 1024 };
+
+export async function* harEntries(file: string, limits: Partial<HarStreamLimits> = {}): AsyncGenerator<RawEntry> {
+  const { maxStringBytes: stringLimit, maxEntryBytes: entryLimit, chunkBytes } = { ...defaultLimits, ...limits };
   const stack: number[] = [];
   /** The member name being read at depth 1 and 2 (log, entries), and whether a name comes next at each depth. */
   const names: string[] = [];
@@ -108,6 +123,7 @@ export async function* harEntries(file: string): AsyncGenerator<RawEntry> {
   let longString = false;
   let position = 0;
 
+  const newEntry = (): EntryText => new EntryText(entryLimit);
   const finishEntry = (chunk: Buffer, end: number): RawEntry => {
     const current = entry!;
     current.push(chunk.subarray(segmentStart, end));
@@ -119,7 +135,7 @@ export async function* harEntries(file: string): AsyncGenerator<RawEntry> {
       : { index: index++, text: text.toString('utf8') };
   };
 
-  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  const stream = createReadStream(file, { highWaterMark: chunkBytes });
   for await (const data of stream) {
     let chunk = data as Buffer;
     if (first) {
@@ -131,7 +147,7 @@ export async function* harEntries(file: string): AsyncGenerator<RawEntry> {
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i]!;
       if (inString) {
-        if (entry !== undefined && !longString && position + i - stringStart > maxStringBytes) {
+        if (entry !== undefined && !longString && position + i - stringStart > stringLimit) {
           // Too long to keep: the string goes from its opening quote on, the marker takes its place at its end.
           longString = true;
           entry.push(chunk.subarray(segmentStart, i));
@@ -158,7 +174,7 @@ export async function* harEntries(file: string): AsyncGenerator<RawEntry> {
         throw new HarStructureError(`not JSON: text follows the end of the document (at byte ${position + i})`);
       const depth = stack.length;
       if (depth === entriesDepth && entry === undefined && byte !== Byte.comma && byte !== Byte.closeArray) {
-        entry = new EntryText();
+        entry = newEntry();
         segmentStart = i;
       }
       if (byte === Byte.quote) {
