@@ -78,7 +78,7 @@ describe('a JSON text before it is parsed', () => {
     assert.equal(scanJsonText('[[["[[[[["]]]').tooDeep, false, 'brackets inside strings are text');
   });
 
-  test('a member named twice is found with its object, escapes decoded; the body is read as JavaScript reads it', () => {
+  test('a member named twice is found with its object, escapes decoded; the body read as JavaScript reads it', () => {
     assert.deepEqual(scanJsonText('[{"a":1},{"b":{"status":500,"st\\u0061tus":200}}]').duplicate, {
       pointer: '/1/b',
       name: 'status',
