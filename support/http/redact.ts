@@ -143,7 +143,8 @@ function index(map: Map<string, string[]>, form: string): void {
  * every output, raw (any letter case), URL-encoded, JSON-escaped and in base64 at every alignment.
  */
 export function registerSeenSecret(value: string | null | undefined): void {
-  if (!value || value.length < anchor || seen.has(value) || secrets.has(value)) return;
+  // Shorter values are no credential worth the name, and would be found by chance in any text.
+  if (!value || value.length < 8 || seen.has(value) || secrets.has(value)) return;
   seen.add(value);
   pendingSeen.push(value);
   for (const form of textualForms(value)) index(caseless, asciiLower(form));

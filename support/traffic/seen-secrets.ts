@@ -9,18 +9,28 @@
 import { keyShaped, registerSeenSecret } from '../http/redact.ts';
 import type { HeaderList } from './traffic-exchange.ts';
 
+/**
+ * Words an Authorization value may hold that are no secret: a scheme's name alone ("Bearer" with no key), and what
+ * a client writes for a missing value. Masking them would mask every rule id and message that names them.
+ */
+const notSecret = /^(bearer|basic|digest|token|negotiate|ntlm|apikey|api-key|undefined|null|none|nil|true|false|nan)$/i;
+
+function registerValue(value: string): void {
+  if (!notSecret.test(value)) registerSeenSecret(value);
+}
+
 /** The credential of an Authorization value: what follows the scheme, or the whole value without one. */
 function registerCredential(value: string): void {
   const trimmed = value.trim();
   const space = trimmed.search(/\s/);
   const credential = space === -1 ? trimmed : trimmed.slice(space).trim();
-  registerSeenSecret(trimmed);
-  registerSeenSecret(credential);
+  registerValue(trimmed);
+  registerValue(credential);
   if (space !== -1 && trimmed.slice(0, space).toLowerCase() === 'basic') {
     const pair = Buffer.from(credential, 'base64').toString('utf8');
-    registerSeenSecret(pair);
+    registerValue(pair);
     const colon = pair.indexOf(':');
-    if (colon !== -1) registerSeenSecret(pair.slice(colon + 1));
+    if (colon !== -1) registerValue(pair.slice(colon + 1));
   }
 }
 

@@ -20,6 +20,7 @@ import { pinnedValues } from '../../support/generation/arbitraries.ts';
 import { harEntries, HarStructureError, tooLongMarker } from '../../support/traffic/har-stream.ts';
 import { JudgingSession } from '../../support/traffic/judging-session.ts';
 import { TrafficJudge, type JudgedExchange } from '../../support/traffic/judge.ts';
+import { learnSecrets } from '../../support/traffic/seen-secrets.ts';
 import { SpillFile } from '../../support/traffic/spill-file.ts';
 import type { TrafficExchange } from '../../support/traffic/traffic-exchange.ts';
 import { commandLineShown } from '../../cli/signals.ts';
@@ -105,6 +106,21 @@ describe('credentials seen in traffic', () => {
       assert.doesNotMatch(redact(text), /unknown-credential|VU5LTk9XTi1DUkVERU5USUFM/i, text);
     assert.equal(redact('pay with sk_live_abc123XYZ please'), 'pay with *** please');
     assert.equal(redact('a sk_live_... placeholder stays'), 'a sk_live_... placeholder stays');
+  });
+
+  test('a scheme without a key, or a missing value, is no secret: rule ids and messages stay readable', () => {
+    for (const value of ['Bearer', 'Bearer undefined', 'basic null'])
+      learnSecrets({
+        url: 'http://x.test/v1/balances/1',
+        requestHeaders: [['Authorization', value]],
+        requestBody: undefined,
+        responseHeaders: [],
+        responseBody: '',
+      });
+    assert.equal(
+      redact('AUTH-BEARER-SCHEME: expected Bearer <secret key>, actual undefined'),
+      'AUTH-BEARER-SCHEME: expected Bearer <secret key>, actual undefined',
+    );
   });
 
   test('thousands of them: each masked, at a cost that does not grow with their number', () => {
