@@ -349,10 +349,14 @@ export class TrafficJudge {
     account: Account,
     traffic: TrafficExchange,
   ): { expectation: Expectation; inputClass?: string } {
-    const open = route.operation === 'createTransaction' ? 'TXN-CREATE-OPEN-INPUT' : 'SEND-OPEN-INPUT';
-    if (traffic.requestIncomplete !== undefined && exchange.requestBody !== undefined)
+    const open: Partial<Record<OperationId, string>> = {
+      createTransaction: 'TXN-CREATE-OPEN-INPUT',
+      sendTransaction: 'SEND-OPEN-INPUT',
+    };
+    const bodyRule = open[route.operation];
+    if (traffic.requestIncomplete !== undefined && bodyRule !== undefined)
       // Its input cannot be classified: whatever it was, the server owes it no 5xx.
-      return { expectation: notServerError(open), inputClass: 'not classified (the body was not kept whole)' };
+      return { expectation: notServerError(bodyRule), inputClass: 'not classified (the body was not kept whole)' };
     switch (route.operation) {
       case 'createTransaction':
         return this.creation(exchange, account);

@@ -208,7 +208,7 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
   }
   if (collected.incompleteTotal > 0)
     extra.push(
-      `  partly recorded: ${collected.incompleteTotal} answer(s) judged by their status alone ` +
+      `  partly recorded: ${collected.incompleteTotal} answer(s) judged by their status and headers ` +
         `(${collected.firstIncomplete})`,
     );
   if (outside > 0) extra.push(`  outside the reference: ${outside} exchange(s), listed in ${trafficFiles.coverage}`);
