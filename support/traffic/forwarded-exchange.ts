@@ -217,8 +217,9 @@ class ForwardedExchange {
   }
 
   private requestFailed(request: ClientRequest, error: unknown): void {
-    // Once an answer came, its own 'close' says whether it was cut.
-    if (this.answer !== undefined || this.settled || this.clientGone) return;
+    // Once an answer came, its own 'close' says whether it was cut. A client that went away takes its upstream
+    // connection with it (upstream-links.ts): its response's 'close' says so, whichever event comes first.
+    if (this.answer !== undefined || this.settled || this.clientGone || this.req.socket.destroyed) return;
     const code = errorCode(error) ?? '';
     if (code.startsWith('HPE_')) this.unanswered('answer-unreadable', error, 502);
     else if (request.reusedSocket && closedConnectionCodes.has(code))

@@ -40,8 +40,9 @@ export class UpstreamLinks {
     this.byClient.set(client, agent);
     this.open.add(agent);
     client.once('close', () => {
-      agent.destroy();
       this.open.delete(agent);
+      // After the client's exchange has heard its connection close (it is then the client's going, not the upstream's).
+      setImmediate(() => agent.destroy());
     });
     return agent;
   }
