@@ -286,6 +286,10 @@ describe('judge', { concurrency: 4 }, () => {
     const result = await judge([file], join(scratch, 'bom'));
     assert.equal(result.code, 0, lastLines(result));
     assert.match(result.stdout, /2 entries in 1 HAR file\(s\): 2 exchange\(s\) judged/);
+    // Skipping on purpose is said, and is no reason to fail the gate.
+    const sampled = await judge([file], join(scratch, 'sampled'), ['--sample', '50%']);
+    assert.equal(sampled.code, 0, lastLines(sampled));
+    assert.match(sampled.stdout, /incomplete: 1 skipped on purpose: 1 \(left out by --sample\)/);
   });
 
   test('1: a defect, a body nested 100,000 levels deep, a member named twice: findings, never a crash', async () => {
