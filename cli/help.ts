@@ -152,7 +152,8 @@ const exitCodes = `Exit codes:
   0  every selected check passed
   1  non-conformance found (wins over 3: a broken rule is 1 even when the target was also unavailable)
   2  usage or configuration error
-  3  target unavailable (unreachable, DNS, TLS, persistent rate limiting)
+  3  target unavailable (unreachable, DNS, TLS, persistent rate limiting); for proxy and judge, also traffic
+     not judged (counted with why) or nothing judged: inconclusive
   4  internal error: collect-conformance itself failed (one line says what); nothing was decided about the target
   130, 143, 129  stopped by SIGINT, SIGTERM or SIGHUP (after the run's cleanup)
   137  the test runner was killed outright (kill -9; 128 + the signal's number): its cleanup did not run`;

@@ -2,9 +2,16 @@
  * `collect-conformance judge FILE.har [FILE.har ...]`: the suite's rules over recorded traffic.
  * Each entry, in its recorded order, is matched to its operation and judged by the registered
  * rules (support/traffic/judge.ts); the reports are a run's (matrix, rule coverage, JUnit, Allure
- * results, summary), with the traffic's coverage and the client's own findings. The exit code is
- * the traffic's verdict: 0 conforming, 1 non-conformance (a client finding too with
- * --fail-on-client), 2 a usage or configuration error (a missing or malformed HAR among them).
+ * results, summary), with the traffic's coverage and the client's own findings. The files are read
+ * as streams, twice (first for when the recording began and whether it carries credentials, then to
+ * judge), so that a recording of any size is judged in bounded memory.
+ *
+ * The exit code is a run's (cli/traffic-exit-code.ts): 0 conforming, every entry judged; 1
+ * non-conformance (a client finding too with --fail-on-client); 2 a usage or configuration error
+ * (a missing, unreadable or malformed HAR among them, said before anything is judged); 3
+ * inconclusive: entries that could not be read, a 429 or a gateway's 502/503/504, or nothing judged
+ * at all; 4 the tool's own failure; 130, 143, 129 when SIGINT, SIGTERM or SIGHUP stopped it (the
+ * reports of what was judged are written first).
  */
 import { basename } from 'node:path';
 import { loadDotEnv } from '../support/lifecycle/config.ts';
@@ -12,19 +19,22 @@ import { ConfigError } from '../support/lifecycle/config-error.ts';
 import { readSetting } from '../support/lifecycle/read-setting.ts';
 import { settings } from '../support/lifecycle/settings.ts';
 import { checkVariableNames, printVariableWarnings } from '../support/lifecycle/variable-names.ts';
-import { HarError, readHarFiles } from '../support/traffic/har.ts';
-import { TrafficJudge } from '../support/traffic/judge.ts';
-import { reportTraffic } from '../support/traffic/traffic-report.ts';
-import { TrafficCollector } from '../support/traffic/traffic-collector.ts';
-import type { TrafficExchange } from '../support/traffic/traffic-exchange.ts';
+import { checkHarFile, HarError, harItems, surveyHarFiles, type SkippedEntry } from '../support/traffic/har.ts';
+import { JudgingSession } from '../support/traffic/judging-session.ts';
 import { parseArgs, UsageError } from './args.ts';
-import { ExitCode } from './exit-codes.ts';
+import { ExitCode, internalErrorLine } from './exit-codes.ts';
 import { commandHelp } from './help.ts';
+import { forgetEarlierVerdicts } from './run-exit-code.ts';
 import { commandFlags, environmentFromFlags } from './run-flags.ts';
+import { SignalWatch } from './signals.ts';
+import { trafficExitCode } from './traffic-exit-code.ts';
 import { trafficSettingsOf } from './traffic-options.ts';
 
 /** The judge's flags: rows of the settings table (support/lifecycle/settings.ts) that name the judge. */
 const judgeFlags = commandFlags('judge');
+
+/** Entries that are no exchange listed by file and index in the summary (all are counted). */
+const listedEntries = 5;
 
 export async function judge(argv: string[]): Promise<number> {
   const { flags, positionals, rest, help } = parseArgs(argv, judgeFlags, { positionals: true });
@@ -39,12 +49,32 @@ export async function judge(argv: string[]): Promise<number> {
   const env = environmentFromFlags(flags, process.env);
   const baseUrl = flags.get('base-url');
   if (typeof baseUrl === 'string') env[settings.baseUrl.variable] = baseUrl;
-  let traffic;
+  const signals = new SignalWatch();
+  try {
+    return await judgeFiles(positionals, env, flags, signals);
+  } finally {
+    signals.stop();
+  }
+}
+
+async function judgeFiles(
+  files: string[],
+  env: NodeJS.ProcessEnv,
+  flags: Map<string, string | true>,
+  signals: SignalWatch,
+): Promise<number> {
   let options;
+  let basePath: string | undefined;
+  let survey;
   try {
     printVariableWarnings(checkVariableNames(env));
-    options = trafficSettingsOf(env, flags);
-    traffic = readHarFiles(positionals);
+    const base = readSetting(env, settings.baseUrl);
+    options = trafficSettingsOf(env, flags, base);
+    basePath = base === null ? undefined : new URL(base).pathname.replace(/\/+$/, '');
+    for (const file of files) checkHarFile(file);
+    // An earlier run's reports go at once: a judging stopped before its own never leaves them to be read as its.
+    await forgetEarlierVerdicts(options.outputDir);
+    survey = await surveyHarFiles(files, () => signals.received !== undefined);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof HarError) {
       process.stderr.write(
@@ -54,32 +84,40 @@ export async function judge(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  let basePath: string | undefined;
-  try {
-    const base = readSetting(env, settings.baseUrl);
-    basePath = base === null ? undefined : new URL(base).pathname.replace(/\/+$/, '');
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`collect-conformance: configuration error: ${error.message}\n`);
-    return ExitCode.usage;
-  }
-  const earliest = Math.min(...traffic.exchanges.map((exchange) => exchange.startedAt), Date.now());
-  const judgeOptions = {
+  const session = new JudgingSession({
     ...options.judge,
-    settings: { ...options.judge.settings, earliestMs: earliest },
-    credentialsRecorded: traffic.credentialsRecorded,
+    settings: { ...options.judge.settings, earliestMs: survey.earliest },
+    credentialsRecorded: survey.credentialsRecorded,
     ...(basePath === undefined ? {} : { basePath }),
-  };
-  const trafficJudge = new TrafficJudge(judgeOptions);
-  const collected = new TrafficCollector();
-  // Each exchange is let go once judged: a large recording is never held twice over.
-  const pending: Array<TrafficExchange | undefined> = traffic.exchanges;
-  for (let index = 0; index < pending.length; index++) {
-    collected.add(trafficJudge.judge(pending[index]!));
-    pending[index] = undefined;
+  });
+  const listed: SkippedEntry[] = [];
+  let read = 0;
+  let exchanges = 0;
+  let failure: string | null = null;
+  try {
+    for await (const item of harItems(files)) {
+      if (signals.received !== undefined) break;
+      read++;
+      if (item.kind === 'not-an-exchange') {
+        const { entry } = item;
+        (entry.unanswered ? session.collected.unanswered : session.collected.notJudged).add(entry.why);
+        if (listed.length < listedEntries) listed.push(entry);
+        continue;
+      }
+      exchanges++;
+      const sampledOut =
+        options.sample < 1 && Math.floor(exchanges * options.sample) === Math.floor((exchanges - 1) * options.sample);
+      session.take(item.exchange, sampledOut ? 'sampled' : undefined);
+    }
+  } catch (error) {
+    // The files changed since the first pass (or a disk failed): what was judged is still reported.
+    failure = error instanceof Error ? error.message : String(error);
   }
-  const origin = positionals.map((file) => basename(file)).join(', ');
-  const report = reportTraffic(collected, {
+  const stoppedBy = signals.received;
+  const left = survey.entries - read;
+  if (left > 0) session.collected.notJudged.add(stoppedBy ? `not read: stopped by ${stoppedBy}` : 'not read', left);
+  const origin = files.map((file) => basename(file)).join(', ');
+  const verdict = session.report({
     outputDir: options.outputDir,
     allureResultsDir: options.allureResultsDir,
     header: {
@@ -88,15 +126,34 @@ export async function judge(argv: string[]): Promise<number> {
       runId: options.runId,
       finishedAt: new Date().toISOString(),
       traffic: true,
+      ...(stoppedBy === undefined ? {} : { incomplete: `stopped by ${stoppedBy}` }),
     },
     origin,
-    skipped: traffic.skipped,
-    credentialsRecorded: traffic.credentialsRecorded,
-    notes: [`${collected.exchanges} exchange(s) judged from ${positionals.length} HAR file(s)`],
+    skipped: listed,
+    credentialsRecorded: survey.credentialsRecorded,
+    notes: [
+      `${survey.entries} entr${survey.entries === 1 ? 'y' : 'ies'} in ${files.length} HAR file(s): ` +
+        `${session.collected.exchanges} exchange(s) judged` +
+        `${stoppedBy === undefined ? '' : ` (stopped by ${stoppedBy})`}`,
+      ...(failure === null ? [] : [`reading stopped: ${failure}`]),
+    ],
   });
-  if (report.reports.warning !== null) process.stdout.write(`${report.reports.warning}\n`);
-  process.stdout.write(`${report.summary.join('\n')}\n`);
-  if (report.serverFindings > 0) return ExitCode.nonConformance;
-  if (options.failOnClient && report.clientFindings > 0) return ExitCode.nonConformance;
-  return ExitCode.pass;
+  if (verdict.warning !== null) process.stdout.write(`${verdict.warning}\n`);
+  process.stdout.write(`${verdict.summary.join('\n')}\n`);
+  if (verdict.judgedOperations === 0 && stoppedBy === undefined)
+    process.stderr.write(
+      'collect-conformance: judge: no exchange of the recording is an operation of the reference: nothing was judged\n',
+    );
+  const internalError = verdict.internalError ?? (failure === null ? null : `reading the recording: ${failure}`);
+  const code = trafficExitCode({
+    stoppedBy,
+    findings: verdict.serverFindings > 0 || (options.failOnClient && verdict.clientFindings > 0),
+    internalError,
+    unavailable: verdict.undecided,
+    notJudged: verdict.notJudged,
+    judgedNothing: verdict.judgedOperations === 0,
+  });
+  if (code === ExitCode.internal && internalError !== null)
+    process.stderr.write(`${internalErrorLine('collect-conformance judge', new Error(internalError))}\n`);
+  return code;
 }

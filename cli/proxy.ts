@@ -9,11 +9,14 @@
  * it ends; without one, the proxy runs until SIGINT or SIGTERM. Without --upstream or PCS_BASE_URL,
  * the upstream is the embedded reference mock, and the command gets its keys and ids as a run does.
  *
- * The exit code is the traffic's verdict: 0 conforming; 1 non-conformance (a client finding too with
- * --fail-on-client, the command's failure with --fail-on-command); 2 a usage or configuration error
- * (an upstream that is no /v1 base address, a port in use, a command that cannot start); 3 the
- * upstream unavailable (the proxy answered 502, or the upstream answered 429/502/503/504) when no
- * violation was found.
+ * The exit code is a run's (cli/traffic-exit-code.ts): 0 conforming, every exchange judged; 1
+ * non-conformance (a client finding too with --fail-on-client, the command's failure with
+ * --fail-on-command); 2 a usage or configuration error (an upstream that is no /v1 base address, a
+ * port in use, a command that cannot start, the live guard); 3 inconclusive: the upstream
+ * unavailable (unreachable, no answer within PCS_TIMEOUT_MS, 429/502/503/504), traffic not judged, or
+ * nothing judged at all; 4 the tool's own failure; 128 + the signal's number when a signal stopped
+ * the command (the proxy passes SIGINT, SIGTERM and SIGHUP on, waits for it, and writes the reports
+ * first), or killed it.
  */
 import { spawn } from 'node:child_process';
 import { startMockServer } from '../mock/server.ts';
@@ -26,16 +29,23 @@ import { redact } from '../support/http/redact.ts';
 import {
   startForwardingProxy,
   type CapturedExchange,
-  type ProxyEvent,
+  type EventOf,
+  type ForwardingStats,
   type RunningForwardingProxy,
 } from '../support/traffic/forwarding-proxy.ts';
+import { unansweredText, unavailableReasons, type UnansweredReason } from '../support/traffic/proxy-events.ts';
 import { parseUpstream } from '../support/traffic/upstream.ts';
 import { WorkerJudge } from '../support/traffic/worker-judge.ts';
 import { parseArgs } from './args.ts';
-import { ExitCode } from './exit-codes.ts';
+import { ExitCode, internalErrorLine } from './exit-codes.ts';
 import { commandHelp } from './help.ts';
+import { exitCodeForSignal } from './playwright-child.ts';
+import { forgetEarlierVerdicts } from './run-exit-code.ts';
 import { commandFlags, environmentFromFlags } from './run-flags.ts';
-import { trafficSettingsOf } from './traffic-options.ts';
+import { commandLineShown, SignalWatch, type StopSignal } from './signals.ts';
+import { trafficExitCode } from './traffic-exit-code.ts';
+import { flagValue, trafficSettingsOf } from './traffic-options.ts';
+import { lagSeconds } from '../support/lifecycle/setting-values.ts';
 
 /** The variable a command started by the proxy finds the proxy's base address in: a public interface. */
 export const proxyUrlVariable = 'COLLECT_CONFORMANCE_PROXY_URL';
@@ -87,29 +97,27 @@ async function upstreamOf(flag: string | undefined, env: NodeJS.ProcessEnv): Pro
 /** What the command did: its exit status or signal, or why it could not start. */
 type CommandOutcome = { code: number | null; signal: NodeJS.Signals | null } | { error: string };
 
-function runCommand(command: string[], env: NodeJS.ProcessEnv): Promise<CommandOutcome> {
+/** Runs the command; each signal the proxy gets is passed on to it (the proxy then waits for it to end). */
+function runCommand(command: string[], env: NodeJS.ProcessEnv, signals: SignalWatch): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit', env });
-    child.once('error', (error: NodeJS.ErrnoException) =>
-      resolve({ error: `${command[0]} could not be started (${error.code ?? error.message})` }),
-    );
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    // A terminal's Ctrl+C reaches the command too; SIGTERM sent to the proxy alone is passed on.
-    const pass = (signal: NodeJS.Signals) => () => child.kill(signal);
-    process.on('SIGTERM', pass('SIGTERM'));
-    process.on('SIGHUP', pass('SIGHUP'));
-    process.on('SIGINT', () => {});
-  });
-}
-
-function waitForSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve(signal));
+    const pass = (signal: StopSignal): void => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    };
+    signals.onSignal(pass);
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      signals.offSignal(pass);
+      resolve({ error: `${command[0]} could not be started (${error.code ?? error.message})` });
+    });
+    child.once('exit', (code, signal) => {
+      signals.offSignal(pass);
+      resolve({ code, signal });
+    });
   });
 }
 
 function commandLine(outcome: CommandOutcome, command: string[]): string {
-  const shown = redact(command.join(' ')).slice(0, 200);
+  const shown = commandLineShown(command);
   if ('error' in outcome) return `command: ${outcome.error}`;
   return outcome.signal !== null
     ? `command: ${shown} ended by ${outcome.signal}`
@@ -119,13 +127,29 @@ function commandLine(outcome: CommandOutcome, command: string[]): string {
 const commandFailed = (outcome: CommandOutcome): boolean =>
   'error' in outcome || outcome.signal !== null || outcome.code !== 0;
 
-/** The one line an upstream failure gets on stderr the first time (the rest are counted in the summary). */
-function upstreamErrorLine(event: Extract<ProxyEvent, { kind: 'upstream-error' }>, upstream: string): string {
-  const what = event.phase === 'before-answer' ? 'could not be reached' : 'went away in the middle of an answer';
-  return (
-    `collect-conformance proxy: the upstream ${upstream} ${what} (${event.code ?? event.message}); ` +
-    `${event.answered502 ? 'the client got 502' : 'the client’s answer was cut short'}`
-  );
+/** The one line the first request without an answer gets on stderr (the rest are counted in the reports). */
+function unansweredLine(event: EventOf<'unanswered'>, upstream: string): string {
+  const what = unansweredText[event.reason];
+  const request = `${event.method} ${event.url.slice(0, 200)}`;
+  return `collect-conformance proxy: ${request} to ${upstream}: ${what} (${event.code ?? event.message})`;
+}
+
+/** The requests the proxy handed nothing over for, by reason: those not judged, and those with no answer to judge. */
+function proxyGaps(
+  stats: ForwardingStats,
+  lost: number,
+): { notJudged: Array<[string, number]>; unanswered: Array<[string, number]> } {
+  const notJudged: Array<[string, number]> = [];
+  const unanswered: Array<[string, number]> = [];
+  for (const [reason, count] of Object.entries(stats.unanswered) as Array<[UnansweredReason, number]>) {
+    if (count === 0) continue;
+    // The proxy answered in the upstream's place: traffic was changed, and is not judged.
+    const changed = reason === 'refused' || reason === 'answer-unreadable' || reason === 'not-sent';
+    (changed ? notJudged : unanswered).push([unansweredText[reason], count]);
+  }
+  if (stats.queue.failed > 0) notJudged.push(['the hook failed on it', stats.queue.failed]);
+  if (lost > 0) notJudged.push(['handed over after the judging worker failed', lost]);
+  return { notJudged, unanswered };
 }
 
 export async function proxy(argv: string[]): Promise<number> {
@@ -137,15 +161,18 @@ export async function proxy(argv: string[]): Promise<number> {
   const command = rest;
   loadDotEnv();
   const env = environmentFromFlags(flags, process.env);
+  const signals = new SignalWatch();
   let upstream: Upstream;
   let running: RunningForwardingProxy;
   let judge: WorkerJudge | undefined;
   let options;
-  const upstreamFailures: Array<Extract<ProxyEvent, { kind: 'upstream-error' }>> = [];
+  let firstUnanswered: EventOf<'unanswered'> | undefined;
   try {
     printVariableWarnings(checkVariableNames(env));
     upstream = await upstreamOf(flags.get('upstream') as string | undefined, env);
-    options = trafficSettingsOf(env, flags);
+    options = trafficSettingsOf(env, flags, upstream.embedded ? null : upstream.baseUrl);
+    // An earlier run's reports go at once: a proxy stopped before its own never leaves them to be read as its.
+    await forgetEarlierVerdicts(options.outputDir);
     const basePath = new URL(upstream.baseUrl).pathname.replace(/\/+$/, '');
     // Judged in a worker thread: the forwarding keeps the CPU time the traffic needs.
     const judging = new WorkerJudge({
@@ -156,9 +183,13 @@ export async function proxy(argv: string[]): Promise<number> {
     });
     judge = judging;
     const withHeader = flags.get('violations-header') === true;
+    const sample = options.sample;
+    const maxLag = flagValue(flags, settings.maxJudgeLag.flag.name, lagSeconds);
+    let handed = 0;
     running = await startForwardingProxy({
       upstream: upstream.baseUrl,
       port: Number(flags.get('port') ?? 0),
+      answerTimeoutMs: options.answerTimeoutMs,
       ...(withHeader
         ? {
             inspect: async (captured: CapturedExchange) => {
@@ -166,15 +197,24 @@ export async function proxy(argv: string[]): Promise<number> {
               return broken.length === 0 ? undefined : [[violationsHeader, broken.join(', ')] as const];
             },
           }
-        : { onExchange: (captured: CapturedExchange) => judging.judge(captured) }),
+        : {}),
+      onExchange: (captured: CapturedExchange) => {
+        // Inspected exchanges were judged before their answer went out.
+        if (captured.inspected) return undefined;
+        handed++;
+        const sampledOut = sample < 1 && Math.floor(handed * sample) === Math.floor((handed - 1) * sample);
+        const late = maxLag !== undefined && Date.now() - captured.timings.ended > maxLag * 1000;
+        return judging.judge(captured, sampledOut ? 'sampled' : late ? 'lag' : undefined);
+      },
       onEvent: (event) => {
-        if (event.kind !== 'upstream-error') return;
-        if (upstreamFailures.length === 0) process.stderr.write(`${upstreamErrorLine(event, upstream.baseUrl)}\n`);
-        upstreamFailures.push(event);
+        if (event.kind !== 'unanswered' || firstUnanswered !== undefined) return;
+        firstUnanswered = event;
+        process.stderr.write(`${redact(unansweredLine(event, upstream.baseUrl))}\n`);
       },
     });
   } catch (error) {
     await judge?.close();
+    signals.stop();
     if (error instanceof ConfigError) {
       process.stderr.write(`collect-conformance: configuration error: ${error.message}\n`);
       return ExitCode.usage;
@@ -186,62 +226,95 @@ export async function proxy(argv: string[]): Promise<number> {
   process.stdout.write(
     `collect-conformance proxy: ${running.url} → ${shownUpstream}` +
       `${upstream.embedded ? ' (the embedded reference mock)' : ''}; ` +
-      `${command.length > 0 ? `running ${redact(command.join(' ')).slice(0, 200)}` : 'Ctrl+C to stop and report'}\n`,
+      `${command.length > 0 ? `running ${commandLineShown(command)}` : 'Ctrl+C to stop and report'}\n`,
   );
   let outcome: CommandOutcome | undefined;
-  let stoppedBy: NodeJS.Signals | undefined;
   if (command.length > 0) {
-    outcome = await runCommand(command, {
-      ...process.env,
-      ...upstream.commandEnv,
-      [proxyUrlVariable]: running.url,
-      PCS_BASE_URL: running.url,
-    });
-  } else stoppedBy = await waitForSignal();
+    outcome = await runCommand(
+      command,
+      { ...process.env, ...upstream.commandEnv, [proxyUrlVariable]: running.url, PCS_BASE_URL: running.url },
+      signals,
+    );
+  } else await signals.first();
+  const stoppedBy = signals.received;
   await running.close();
   await upstream.close();
   if (outcome !== undefined && 'error' in outcome) {
     await judge.close();
+    signals.stop();
     process.stderr.write(`collect-conformance: proxy: ${outcome.error}\n`);
     return ExitCode.usage;
   }
   const stats = running.stats();
-
-  const report = await judge.report({
-    ...(stoppedBy ? { stoppedBy } : {}),
-    options: {
-      outputDir: options.outputDir,
-      allureResultsDir: options.allureResultsDir,
-      header: {
-        target: `traffic through the proxy to ${shownUpstream}`,
-        environment: 'proxied',
-        runId: options.runId,
-        finishedAt: new Date().toISOString(),
-        traffic: true,
+  const gaps = proxyGaps(stats, judge.lost);
+  const forwarded = stats.received;
+  let verdict;
+  try {
+    verdict = await judge.report({
+      ...(stoppedBy ? { stoppedBy } : {}),
+      ...gaps,
+      options: {
+        outputDir: options.outputDir,
+        allureResultsDir: options.allureResultsDir,
+        header: {
+          target: `traffic through the proxy to ${shownUpstream}`,
+          environment: 'proxied',
+          runId: options.runId,
+          finishedAt: new Date().toISOString(),
+          traffic: true,
+          ...(stoppedBy && outcome !== undefined ? { incomplete: `the command was stopped by ${stoppedBy}` } : {}),
+        },
+        origin: 'proxy',
+        skipped: [],
+        credentialsRecorded: true,
       },
-      origin: 'proxy',
-      skipped: [],
-      credentialsRecorded: true,
-    },
-    notes: [
-      ...(outcome === undefined ? [] : [commandLine(outcome, command)]),
-      ...(stats.badGateway > 0 || upstreamFailures.length > 0
-        ? [`upstream failures: ${upstreamFailures.length} (${stats.badGateway} answered 502 by the proxy)`]
-        : []),
-      ...(stats.queue.itemsDropped > 0 || stats.queue.bodiesDropped > 0
-        ? [
-            `the judge fell behind the traffic: ${stats.queue.itemsDropped} exchange(s) not judged, ` +
-              `${stats.queue.bodiesDropped} judged by status alone`,
-          ]
-        : []),
-    ],
+      notes: [
+        `${forwarded} request(s) received: ${stats.captured} exchange(s) handed to the judge, ` +
+          `${forwarded - stats.captured} without an exchange to judge`,
+        ...(outcome === undefined ? [] : [commandLine(outcome, command)]),
+        ...(stats.held > 0 ? [`the judge fell behind: ${stats.held} request(s) held back until it caught up`] : []),
+        ...(stats.queue.spilled > 0
+          ? [`${stats.queue.spilled} exchange(s) waited with their bodies on disk (${stats.spill.bytes} bytes)`]
+          : []),
+        ...(stats.informationalNotPassed > 0
+          ? [`${stats.informationalNotPassed} informational (1xx) answer(s) not passed on (HTTP/1.0 clients)`]
+          : []),
+      ],
+    });
+  } catch (error) {
+    signals.stop();
+    process.stderr.write(`${internalErrorLine('collect-conformance proxy', error)}\n`);
+    return stoppedBy && outcome !== undefined ? exitCodeForSignal(stoppedBy) : ExitCode.internal;
+  }
+  signals.stop();
+  if (verdict.warning !== null) process.stdout.write(`${verdict.warning}\n`);
+  process.stdout.write(`${verdict.summary.join('\n')}\n`);
+  const unavailable =
+    verdict.undecided ||
+    stats.cut > 0 ||
+    (Object.entries(stats.unanswered) as Array<[UnansweredReason, number]>).some(
+      ([reason, count]) => count > 0 && unavailableReasons.has(reason),
+    );
+  const code = trafficExitCode({
+    stoppedBy: outcome === undefined ? undefined : stoppedBy,
+    killedBy:
+      outcome !== undefined && !('error' in outcome) && stoppedBy === undefined
+        ? (outcome.signal ?? undefined)
+        : undefined,
+    findings:
+      verdict.serverFindings > 0 ||
+      (options.failOnClient && verdict.clientFindings > 0) ||
+      (flags.get('fail-on-command') === true && outcome !== undefined && commandFailed(outcome)),
+    internalError: verdict.internalError,
+    unavailable,
+    notJudged: verdict.notJudged,
+    judgedNothing: verdict.judgedOperations === 0,
   });
-  if (report.warning !== null) process.stdout.write(`${report.warning}\n`);
-  process.stdout.write(`${report.summary.join('\n')}\n`);
-  if (report.serverFindings > 0) return ExitCode.nonConformance;
-  if (options.failOnClient && report.clientFindings > 0) return ExitCode.nonConformance;
-  if (flags.get('fail-on-command') === true && outcome !== undefined && commandFailed(outcome))
-    return ExitCode.nonConformance;
-  if (upstreamFailures.length > 0 || report.undecided) return ExitCode.unavailable;
-  return ExitCode.pass;
+  if (verdict.judgedOperations === 0 && stoppedBy === undefined)
+    process.stderr.write(
+      'collect-conformance: proxy: no exchange of the traffic is an operation of the reference: nothing was judged\n',
+    );
+  if (code === ExitCode.internal && verdict.internalError !== null)
+    process.stderr.write(`${internalErrorLine('collect-conformance proxy', new Error(verdict.internalError))}\n`);
+  return code;
 }

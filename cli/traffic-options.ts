@@ -10,8 +10,17 @@ import { pinnedValues } from '../support/generation/arbitraries.ts';
 import { readSetting } from '../support/lifecycle/read-setting.ts';
 import { settings } from '../support/lifecycle/settings.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
-import { keyVariableName } from '../support/lifecycle/config.ts';
+import { applyLiveGuard, keyVariableName } from '../support/lifecycle/config.ts';
+import { shareOfExchanges, type Validator } from '../support/lifecycle/setting-values.ts';
 import type { JudgeOptions } from '../support/traffic/judge.ts';
+
+/** A flag-only row's value, read with the validator that already checked it when the flags were parsed. */
+export function flagValue<T>(flags: Map<string, string | true>, name: string, parse: Validator<T>): T | undefined {
+  const given = flags.get(name);
+  if (typeof given !== 'string') return undefined;
+  const parsed = parse(given);
+  return parsed.ok ? parsed.value : undefined;
+}
 
 export interface TrafficSettings {
   judge: Omit<JudgeOptions, 'credentialsRecorded' | 'basePath'>;
@@ -19,14 +28,35 @@ export interface TrafficSettings {
   allureResultsDir: string;
   runId: string;
   failOnClient: boolean;
+  /** --sample: the share of exchanges judged (the others are learnt from, and counted as skipped); 1 judges all. */
+  sample: number;
+  /** How long the upstream has to begin an answer (PCS_TIMEOUT_MS): past it the proxy answers 504. */
+  answerTimeoutMs: number;
 }
 
-/** The settings of a traffic command from its environment (flags already applied); a ConfigError when one is wrong. */
-export function trafficSettingsOf(env: NodeJS.ProcessEnv, flags: Map<string, string | true>): TrafficSettings {
+/**
+ * The settings of a traffic command from its environment (flags already applied); a ConfigError when one is wrong,
+ * the live guard's among them. `target`: where the traffic goes (the proxy's upstream, the judge's base address),
+ * or null (the embedded mock, or a recording whose base address was not given).
+ */
+export function trafficSettingsOf(
+  env: NodeJS.ProcessEnv,
+  flags: Map<string, string | true>,
+  target: string | null,
+): TrafficSettings {
   const first = readSetting(env, settings.secretKey);
   const second = readSetting(env, settings.secondSecretKey);
   registerSecret(first ?? undefined);
   registerSecret(second ?? undefined);
+  applyLiveGuard({
+    environment: readSetting(env, settings.environment),
+    allowLive: readSetting(env, settings.allowLive),
+    target,
+    keys: [
+      [settings.secretKey, first],
+      [settings.secondSecretKey, second],
+    ],
+  });
   const outputDir = prepareOutputDirectory(readSetting(env, settings.outputDir), '--output');
   const allureResultsDir = prepareOutputDirectory(
     allureResultsDirOf({ ...env, PCS_OUTPUT_DIR: outputDir }),
@@ -58,5 +88,7 @@ export function trafficSettingsOf(env: NodeJS.ProcessEnv, flags: Map<string, str
     allureResultsDir,
     runId,
     failOnClient: flags.get('fail-on-client') === true,
+    sample: flagValue(flags, settings.sample.flag.name, shareOfExchanges) ?? 1,
+    answerTimeoutMs: readSetting(env, settings.timeoutMs),
   };
 }

@@ -5,7 +5,12 @@
  * wall time, the exchanges judged per second and the command's peak resident memory (read from
  * /proc while it runs). Target: a 100 MB HAR judged in under a minute.
  *
- *   npx tsx lab/bench-har.ts [--megabytes N]
+ * With --entries N: a HAR of N entries (a million by default: about a gigabyte), a hundred flows of
+ * real traffic and then reads of the same balance and currency (one with a wrong key) until it has N,
+ * judged the same way: memory must stay bounded whatever the size of the recording (the judge reads
+ * it as a stream), and the summary counts every entry.
+ *
+ *   npx tsx lab/bench-har.ts [--megabytes N | --entries N]
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -133,6 +138,48 @@ export async function writeBenchHar(file: string, megabytes: number): Promise<{ 
   }
 }
 
+/**
+ * Writes a HAR of exactly `count` entries: a hundred flows of real traffic against the reference mock, then the
+ * reads of those flows again and again (a balance, a currency, a balance with a wrong key) until it has `count`.
+ * What the judge learns stays the hundred flows' while the recording grows.
+ */
+export async function writeEntriesHar(file: string, count: number): Promise<{ entries: number; key: string }> {
+  const mock = await startMockServer({ port: 0, host: '127.0.0.1' });
+  const fd = openSync(file, 'w');
+  let entries = 0;
+  const write = (text: string): void => {
+    writeSync(fd, text);
+  };
+  try {
+    write('{"log":{"version":"1.2","creator":{"name":"collect-conformance bench","version":"1"},"entries":[');
+    const reads: string[] = [];
+    for (let n = 0; n < 100 && entries < count; n += 4) {
+      const flows = await Promise.all(Array.from({ length: 4 }, (_, offset) => flow(mock, n + offset)));
+      for (const entry of flows.flat()) {
+        if (entries >= count) break;
+        const text = JSON.stringify(entry);
+        write(`${entries === 0 ? '' : ','}${text}`);
+        entries++;
+        if ((entry as { request: { method: string } }).request.method === 'GET') reads.push(text);
+      }
+    }
+    // Written in batches: a million separate writes would measure the disk, not the judge.
+    let batch: string[] = [];
+    for (let at = 0; entries < count; at++, entries++) {
+      batch.push(`,${reads[at % reads.length]}`);
+      if (batch.length === 10_000) {
+        write(batch.join(''));
+        batch = [];
+      }
+    }
+    write(`${batch.join('')}]}}`);
+    return { entries, key: mock.sandboxKey };
+  } finally {
+    closeSync(fd);
+    await mock.close();
+  }
+}
+
 /** The peak resident memory of a process, sampled from /proc until it ends (MiB; 0 where /proc is not). */
 function sampleRss(pid: number): { stop(): number } {
   let peak = 0;
@@ -153,18 +200,39 @@ function sampleRss(pid: number): { stop(): number } {
   };
 }
 
-export async function harFigures(megabytes = 100, log: (line: string) => void = () => {}): Promise<HarFigures> {
+export async function harFigures(
+  megabytes = 100,
+  log: (line: string) => void = () => {},
+  count?: number,
+): Promise<HarFigures> {
   const work = mkdtempSync(join(tmpdir(), 'pcs-bench-har-'));
   try {
     const file = join(work, 'traffic.har');
-    log(`writing a HAR of ${megabytes} MB of real traffic against the reference mock…`);
-    const { entries, key } = await writeBenchHar(file, megabytes);
+    log(
+      count === undefined
+        ? `writing a HAR of ${megabytes} MB of real traffic against the reference mock…`
+        : `writing a HAR of ${count} entries (a hundred flows of real traffic, then their reads again)…`,
+    );
+    const { entries, key } =
+      count === undefined ? await writeBenchHar(file, megabytes) : await writeEntriesHar(file, count);
     const size = statSync(file).size / 1_000_000;
     log(`judging it (${entries} entries, ${size.toFixed(0)} MB) with collect-conformance judge…`);
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      [bin, 'judge', file, '--secret-key-env', 'BENCH_KEY', '--output', join(work, 'output')],
+      [
+        bin,
+        'judge',
+        file,
+        '--secret-key-env',
+        'BENCH_KEY',
+        '--balance-id',
+        '1',
+        '--currency-id',
+        '1',
+        '--output',
+        join(work, 'output'),
+      ],
       { env: { ...process.env, BENCH_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const rss = sampleRss(child.pid ?? 0);
@@ -180,7 +248,10 @@ export async function harFigures(megabytes = 100, log: (line: string) => void = 
       exchangesPerSecond: entries / wallSeconds,
       peakRssMiB: rss.stop(),
       exitCode: code,
-      summary: stdout.split('\n').find((line) => line.includes('summary:')) ?? '',
+      summary: stdout
+        .split('\n')
+        .filter((line) => /summary:|entr(y|ies) in \d+ HAR|incomplete:/.test(line))
+        .join('\n'),
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -194,7 +265,7 @@ function targetVerdict(figures: HarFigures): string {
 
 export function harFigureLines(figures: HarFigures): string[] {
   return [
-    `collect-conformance judge on a ${figures.megabytes.toFixed(0)} MB HAR (${figures.entries} entries of real ` +
+    `collect-conformance judge on a ${figures.megabytes.toFixed(0)} MB HAR (${figures.entries} entries of ` +
       'traffic against the reference mock):',
     `  ${figures.wallSeconds.toFixed(1)} s wall, ${Math.round(figures.exchangesPerSecond)} exchanges/s, ` +
       `peak resident memory ${figures.peakRssMiB.toFixed(0)} MiB, exit ${figures.exitCode}`,
@@ -206,11 +277,17 @@ export function harFigureLines(figures: HarFigures): string[] {
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--megabytes');
   const megabytes = at >= 0 ? Number(process.argv[at + 1]) : 100;
-  if (!Number.isFinite(megabytes) || megabytes <= 0) {
-    process.stderr.write('bench-har: --megabytes needs a positive number\n');
+  const entriesAt = process.argv.indexOf('--entries');
+  const count = entriesAt >= 0 ? Number(process.argv[entriesAt + 1] ?? 1_000_000) : undefined;
+  if (
+    !Number.isFinite(megabytes) ||
+    megabytes <= 0 ||
+    (count !== undefined && !(Number.isInteger(count) && count > 0))
+  ) {
+    process.stderr.write('bench-har: --megabytes and --entries need a positive number\n');
     process.exit(2);
   }
-  harFigures(megabytes, (line) => process.stderr.write(`${line}\n`)).then(
+  harFigures(megabytes, (line) => process.stderr.write(`${line}\n`), count).then(
     (figures) => process.stdout.write(`${harFigureLines(figures).join('\n')}\n`),
     (error: unknown) => {
       process.stderr.write(`bench-har: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -3,7 +3,7 @@
  * loopback on this machine. Figures are printed, never asserted.
  *
  *   npx tsx lab/bench-traffic.ts [--upstream fixed|mock] [--requests 4000] [--connections 16]
- *                                [--seconds 5] [--long-seconds 30]
+ *                                [--seconds 5] [--long-seconds 30] [--judged | --judged-only]
  *
  *   1. the round trip of requests sent one after another over one keep-alive connection, directly
  *      and through the proxy, in interleaved rounds (median and p95; target: the proxy adds at most
@@ -12,8 +12,14 @@
  *      the upstream alone, for each hook given (by default one that does nothing and one that does
  *      some work of a judge's kind: target at least 2,000 a second);
  *   3. the proxy process's resident memory over a long run, with a hook slower than the traffic, so
- *      that the queue in front of it overflows (it must stay bounded: the queue sheds bodies, then
- *      exchanges, and says so).
+ *      that the queue in front of it fills (it must stay bounded: bodies go to disk, then new requests
+ *      are held back; nothing is dropped);
+ *   4. with --judged (alone: --judged-only), `collect-conformance proxy` as it judges, its worker and its
+ *      reports included: 200 keep-alive connections for 60 s (--judged-seconds), and 200 connections
+ *      asking for answers of 884 KB (--large-seconds, default 20 s). Each prints forwarded = judged +
+ *      skipped + reported not judged (+ requests without an answer), which must hold to the exchange,
+ *      with no exchange not judged; and the exchanges a second and the peak resident memory (targets:
+ *      at least 2,000 a second for the first, under 512 MiB for both).
  *
  * The upstream (a fixed JSON server, or the reference mock) and the clients each run in a process of
  * their own; the proxy runs in this one, so that a hook is a plain function (runTrafficBench takes
@@ -22,6 +28,11 @@
 import { defaultSandboxKey } from '../mock/app.ts';
 import { pinnedValues } from '../support/generation/arbitraries.ts';
 import { WorkerJudge } from '../support/traffic/worker-judge.ts';
+import type { JudgeOptions } from '../support/traffic/judge.ts';
+import { unansweredText, type UnansweredReason } from '../support/traffic/proxy-events.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request, Agent } from 'node:http';
@@ -75,27 +86,27 @@ export function workingHook(): NamedHook {
  * judged there by the registered rules against what earlier ones showed, and gathered for the reports. Its keys are
  * the reference mock's. The worker starts with the first exchange; close() ends it.
  */
+/** The judge's options for a bench: the key of the upstream, the ids of the reference mock. */
+function benchJudgeOptions(key: string): JudgeOptions {
+  return {
+    keys: { first: key, second: null },
+    keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
+    settings: { strict: false, clockToleranceSeconds: 300, earliestMs: Date.now() },
+    documentedOnly: false,
+    paymentMode: 'mtn',
+    balanceIds: { first: 1, second: null },
+    currencyId: 1,
+    pinned: pinnedValues({ currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ' }),
+    credentialsRecorded: true,
+  };
+}
+
 export function judgeHook(): NamedHook {
   let judge: WorkerJudge | undefined;
   return {
     name: 'the traffic judge (its worker thread)',
     hook: (exchange) => {
-      judge ??= new WorkerJudge({
-        keys: { first: defaultSandboxKey, second: null },
-        keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
-        settings: { strict: false, clockToleranceSeconds: 300, earliestMs: Date.now() },
-        documentedOnly: false,
-        paymentMode: 'mtn',
-        balanceIds: { first: 1, second: null },
-        currencyId: 1,
-        pinned: pinnedValues({
-          currencyIso: 'XOF',
-          paymentMode: 'mtn',
-          phoneNumber: '+22997000001',
-          phoneCountry: 'BJ',
-        }),
-        credentialsRecorded: true,
-      });
+      judge ??= new WorkerJudge(benchJudgeOptions(defaultSandboxKey));
       return judge.judge(exchange);
     },
     close: async () => {
@@ -178,7 +189,52 @@ interface UpstreamInfo {
   createPath: string;
 }
 
+/** The size of the large answers the judged bench asks for. */
+const largeAnswerBytes = 884 * 1024;
+
+/** A balance list of about 884 KB, as a server with thousands of balances in one answer would send. */
+function largeBalanceList(): string {
+  const items: string[] = [];
+  let size = 2;
+  for (let id = 1; size < largeAnswerBytes; id++) {
+    const item = JSON.stringify({
+      id,
+      amount: 100_000 + id,
+      mode: 'sandbox',
+      account_id: 1,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    });
+    items.push(item);
+    size += item.length + 1;
+  }
+  return `[${items.join(',')}]`;
+}
+
 async function upstreamRole(kind: string): Promise<void> {
+  if (kind === 'large') {
+    const { createServer } = await import('node:http');
+    const body = Buffer.from(largeBalanceList());
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+        res.end(body);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      const info: UpstreamInfo = {
+        base: `http://127.0.0.1:${port}/v1`,
+        key: 'sk_test_bench',
+        readPath: '/balances/1',
+        createPath: '/balances/1',
+      };
+      process.stdout.write(`${JSON.stringify(info)}\n`);
+    });
+    return;
+  }
   if (kind === 'mock') {
     const { startMockServer } = await import('../mock/server.ts');
     const mock = await startMockServer({ host: '127.0.0.1', port: 0 });
@@ -193,8 +249,9 @@ async function upstreamRole(kind: string): Promise<void> {
   }
   const { createServer } = await import('node:http');
   // The bytes of a created transaction, as a server of the reference would answer one.
+  // Each creation gets an id of its own, as a server gives them (one id given twice is a finding to report).
   const transaction = JSON.stringify({
-    id: 123456,
+    id: 100000001,
     reference: 'bench-ref',
     amount: 1500,
     description: 'bench',
@@ -204,11 +261,15 @@ async function upstreamRole(kind: string): Promise<void> {
     created_at: '2026-01-01T00:00:00.000Z',
   });
   const length = String(Buffer.byteLength(transaction));
+  let next = 100000001;
   const server = createServer((req, res) => {
     req.on('data', () => {});
     req.on('end', () => {
-      res.writeHead(req.method === 'POST' ? 201 : 200, ['Content-Type', 'application/json', 'Content-Length', length]);
-      res.end(transaction);
+      const post = req.method === 'POST';
+      // Nine digits either way: the same length, the same bytes but the id.
+      const body = post ? transaction.replace('100000001', String(next++)) : transaction;
+      res.writeHead(post ? 201 : 200, ['Content-Type', 'application/json', 'Content-Length', length]);
+      res.end(body);
     });
   });
   server.listen(0, '127.0.0.1', () => {
@@ -217,7 +278,7 @@ async function upstreamRole(kind: string): Promise<void> {
     const info: UpstreamInfo = {
       base: `http://127.0.0.1:${port}/v1`,
       key: 'sk_test_bench',
-      readPath: '/transactions/123456',
+      readPath: '/transactions/100000001',
       createPath: '/transactions',
     };
     process.stdout.write(`${JSON.stringify(info)}\n`);
@@ -417,6 +478,127 @@ export async function runTrafficBench(
   }
 }
 
+export interface JudgedRunFigures {
+  name: string;
+  connections: number;
+  seconds: number;
+  /** Requests the proxy received. */
+  forwarded: number;
+  judged: number;
+  skipped: number;
+  /** Reported as not judged (with their reasons): none is the target without --sample. */
+  notJudged: number;
+  /** Requests that got no answer to judge (reported with their reasons). */
+  unanswered: number;
+  perSecond: number;
+  peakRssMiB: number;
+  held: number;
+  spilled: number;
+  errors: number;
+  reasons: string[];
+}
+
+/**
+ * `collect-conformance proxy` as it judges (its worker, its reports), under `connections` keep-alive clients for
+ * `seconds`: what was forwarded, judged, skipped and reported not judged, the exchanges a second, peak memory.
+ */
+export async function judgedRun(
+  name: string,
+  kind: 'fixed' | 'large',
+  connections: number,
+  seconds: number,
+): Promise<JudgedRunFigures> {
+  const upstreamChild = spawnRole(['--role', 'upstream', '--kind', kind]);
+  const output = mkdtempSync(join(tmpdir(), 'pcs-bench-judged-'));
+  try {
+    const info = JSON.parse(await firstLine(upstreamChild)) as UpstreamInfo;
+    const judge = new WorkerJudge({ ...benchJudgeOptions(info.key), basePath: '/v1' });
+    const proxy = await startForwardingProxy({
+      upstream: info.base,
+      answerTimeoutMs: 15_000,
+      onExchange: (exchange) => judge.judge(exchange),
+    });
+    const rss = sampleRss();
+    const loaded = await autocannon({
+      url: proxy.url + info.createPath,
+      method: kind === 'large' ? 'GET' : 'POST',
+      key: info.key,
+      ...(kind === 'large' ? {} : { body: benchCreationBody }),
+      seconds,
+      connections,
+    });
+    await proxy.close();
+    const stats = proxy.stats();
+    const unanswered = Object.entries(stats.unanswered).filter(([, count]) => count > 0) as Array<
+      [UnansweredReason, number]
+    >;
+    const verdict = await judge.report({
+      options: {
+        outputDir: output,
+        allureResultsDir: join(output, 'allure-results'),
+        header: {
+          target: name,
+          environment: 'bench',
+          runId: 'bench',
+          finishedAt: new Date().toISOString(),
+          traffic: true,
+        },
+        origin: 'proxy',
+        skipped: [],
+        credentialsRecorded: true,
+      },
+      notes: [],
+      notJudged: stats.queue.failed > 0 ? [['the hook failed on it', stats.queue.failed]] : [],
+      unanswered: unanswered.map(([reason, count]) => [unansweredText[reason], count]),
+    });
+    const samples = rss.stop();
+    return {
+      name,
+      connections,
+      seconds,
+      forwarded: stats.received,
+      judged: verdict.judged,
+      skipped: verdict.skipped,
+      notJudged: verdict.notJudged,
+      unanswered: unanswered.reduce((sum, [, count]) => sum + count, 0),
+      perSecond: stats.received / loaded.duration,
+      peakRssMiB: mib(Math.max(...samples)),
+      held: stats.held,
+      spilled: stats.queue.spilled,
+      errors: loaded.errors + loaded.timeouts,
+      reasons: unanswered.map(([reason, count]) => `${count} ${reason}`),
+    };
+  } finally {
+    rmSync(output, { recursive: true, force: true });
+    await stop(upstreamChild);
+  }
+}
+
+/** The judged runs' figures, one paragraph each. */
+export function judgedRunLines(runs: readonly JudgedRunFigures[]): string[] {
+  const lines: string[] = [];
+  for (const run of runs) {
+    const sum = run.judged + run.skipped + run.notJudged + run.unanswered;
+    const why = run.unanswered > 0 ? ` (${run.reasons.join(', ')})` : '';
+    const holds = sum === run.forwarded ? 'holds' : 'DOES NOT HOLD';
+    const rate = run.name.startsWith('small')
+      ? `; at least 2,000 exchanges/s ${run.perSecond >= 2000 ? 'met' : 'NOT met'}`
+      : '';
+    lines.push(
+      `${run.name}: ${run.connections} connections, ${run.seconds} s`,
+      `  forwarded ${run.forwarded} = judged ${run.judged} + skipped ${run.skipped} + reported not judged ` +
+        `${run.notJudged} + without an answer ${run.unanswered}` +
+        `${why}: ${holds}`,
+      `  ${Math.round(run.perSecond)} exchanges/s, peak resident memory ${run.peakRssMiB.toFixed(0)} MiB, ` +
+        `requests held back ${run.held}, exchanges spilled to disk ${run.spilled}, client errors ${run.errors}`,
+      `  targets: not judged = 0 ${run.notJudged === 0 ? 'met' : 'NOT met'}; under 512 MiB ` +
+        `${run.peakRssMiB < 512 ? 'met' : 'NOT met'}` +
+        rate,
+    );
+  }
+  return lines;
+}
+
 const ms = (value: number): string => value.toFixed(3);
 const row = (cells: (string | number)[]): string => `| ${cells.join(' | ')} |`;
 
@@ -442,7 +624,7 @@ export function trafficBenchTables(result: TrafficBenchResult): string {
     `Throughput, ${options.connections} concurrent keep-alive connections, ${options.seconds} s each ` +
       '(autocannon, POST):',
     '',
-    row(['Path', 'exchanges/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MiB', 'to the hook', 'dropped']),
+    row(['Path', 'exchanges/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MiB', 'to the hook', 'held back, spilled']),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---']),
   ];
   for (const figures of throughput) {
@@ -456,7 +638,7 @@ export function trafficBenchTables(result: TrafficBenchResult): string {
         figures.errors + figures.non2xx,
         figures.peakRssMiB === null ? '' : figures.peakRssMiB.toFixed(0),
         queue === undefined ? '' : queue.delivered,
-        queue === undefined ? '' : `${queue.bodiesDropped} bodies, ${queue.itemsDropped} whole`,
+        queue === undefined ? '' : `${figures.stats?.held ?? 0} held, ${queue.spilled} spilled`,
       ]),
     );
   }
@@ -478,7 +660,7 @@ export function trafficBenchTables(result: TrafficBenchResult): string {
       ),
       '',
       `Exchanges ${stats.completed}, to the hook ${stats.queue.delivered}, queue peak ${stats.queue.peakWaiting}, ` +
-        `bodies dropped ${stats.queue.bodiesDropped}, exchanges dropped ${stats.queue.itemsDropped}.`,
+        `requests held back ${stats.held}, exchanges spilled to disk ${stats.queue.spilled} (none dropped).`,
     );
   }
   return lines.join('\n');
@@ -512,6 +694,27 @@ async function main(argv: string[]): Promise<void> {
       whole(argv, '--requests', 4000, 1),
       whole(argv, '--rounds', 10, 1),
     );
+  const judgedRuns = async (): Promise<void> => {
+    const connections = whole(argv, '--judged-connections', 200, 1);
+    const runs = [
+      await judgedRun(
+        'small answers (a created transaction)',
+        'fixed',
+        connections,
+        whole(argv, '--judged-seconds', 60, 1),
+      ),
+      await judgedRun(
+        'answers of 884 KB (a balance list)',
+        'large',
+        connections,
+        whole(argv, '--large-seconds', 20, 1),
+      ),
+    ];
+    process.stdout.write(
+      `\nThe proxy as collect-conformance proxy judges (${machineLine()}):\n${judgedRunLines(runs).join('\n')}\n`,
+    );
+  };
+  if (argv.includes('--judged-only')) return judgedRuns();
   const upstream = argument(argv, '--upstream') ?? 'fixed';
   if (upstream !== 'fixed' && upstream !== 'mock') {
     process.stderr.write('bench-traffic: --upstream is fixed or mock\n');
@@ -527,6 +730,7 @@ async function main(argv: string[]): Promise<void> {
     longSeconds: whole(argv, '--long-seconds', defaults.longSeconds, 0),
   });
   process.stdout.write(`${trafficBenchTables(result)}\n`);
+  if (argv.includes('--judged')) await judgedRuns();
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === thisFile) {

@@ -318,7 +318,7 @@ async function main(): Promise<number> {
     if (options.proxy) {
       const env = childEnv(mock, join(work, 'output-proxy-judge'), 'default');
       proxy = await startJudgingProxy(mock.sandboxBaseUrl, {
-        ...trafficSettingsOf(env, new Map()).judge,
+        ...trafficSettingsOf(env, new Map(), mock.sandboxBaseUrl).judge,
         credentialsRecorded: true,
         basePath: new URL(mock.sandboxBaseUrl).pathname,
       });

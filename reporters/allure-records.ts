@@ -31,7 +31,7 @@ function statusOf(test: TestRecord): Status {
 /** A category of the report for a cause: the failures whose message names one of its ids (verdict-message.ts). */
 export function causeCategory(cause: Cause): Category {
   return {
-    name: `Cause ${cause.id}: ${cause.title} (breaks ${cause.rules.join(', ')})`,
+    name: redact(`Cause ${cause.id}: ${cause.title} (breaks ${cause.rules.join(', ')})`),
     messageRegex: `[\\s\\S]*cause: [^\\n]*(${cause.ids.join('|')})[\\s\\S]*`,
     matchedStatuses: [Status.FAILED, Status.BROKEN],
   };
@@ -71,6 +71,7 @@ export function writeAllureResults(
       result.stage = Stage.FINISHED;
       if (broken !== undefined) result.statusDetails = { message: renderVerdict(broken) };
       else if (undecided?.reason !== undefined) result.statusDetails = { message: redact(undecided.reason) };
+      else if (test.error !== undefined) result.statusDetails = { message: redact(test.error) };
     });
     for (const [index, record] of test.verdicts.filter((found) => found.kind === 'broken').entries()) {
       const transcript = record.exchange?.transcript;
@@ -85,7 +86,7 @@ export function writeAllureResults(
   const causes = causesOf(cases);
   const metadata: Record<string, string> = {};
   causes.forEach((cause, index) => {
-    metadata[`Cause ${index + 1}`] = causeLine(cause);
+    metadata[`Cause ${index + 1}`] = redact(causeLine(cause));
   });
   writer.writeEnvironmentInfo({ ...metadata, ...environment });
   writer.writeCategoriesDefinitions([...causes.map(causeCategory), ...categories]);

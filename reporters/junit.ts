@@ -57,7 +57,7 @@ function outcomeOfCase(test: TestRecord, causes: readonly Cause[]): Verdictless 
     const message =
       why?.kind === 'blocked' && why.blockedBy !== undefined
         ? `blocked: ${why.blockedBy} failed first (${why.reason ?? ''})`
-        : (why?.reason ?? 'skipped');
+        : (why?.reason ?? test.error ?? 'skipped');
     return { element: 'skipped', message, type: why?.kind ?? 'skipped', body: '' };
   }
   return { element: undefined, message: '', type: '', body: '' };

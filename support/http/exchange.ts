@@ -5,6 +5,7 @@
 import type { OperationId } from '../../contract/operations.ts';
 import { redact } from './redact.ts';
 import { parseJson } from '../../contract/big-integers.ts';
+import { maxJsonDepth, scanJsonText } from '../../contract/json-text.ts';
 import { keyVariableName } from '../lifecycle/config.ts';
 
 export interface Exchange {
@@ -22,6 +23,8 @@ export interface Exchange {
   /** The parsed body, or undefined when it is empty or not JSON (see jsonError). */
   json: unknown;
   jsonError: string | undefined;
+  /** The first object of the body that names a member twice (RFC 8259 section 4: ambiguous to every reader). */
+  duplicateName?: { pointer: string; name: string };
   durationMs: number;
   /** When the answer arrived, on the suite's clock (epoch ms): the target's clock is judged against it (TIME-NOW). */
   receivedAt?: number;
@@ -32,10 +35,23 @@ export interface Exchange {
   keyVariable?: string | null;
 }
 
-export function parseJsonBody(text: string): { json: unknown; jsonError: string | undefined } {
+/**
+ * The body as JSON. A body nested deeper than maxJsonDepth is not read further (no check recurses into it); a
+ * member named twice in an object is read as JavaScript reads it (the last one), and said (duplicateName).
+ */
+export function parseJsonBody(
+  text: string,
+): Pick<Exchange, 'json' | 'jsonError'> & { duplicateName?: Exchange['duplicateName'] } {
   if (text.trim() === '') return { json: undefined, jsonError: 'the body is empty' };
+  const scan = scanJsonText(text);
+  if (scan.tooDeep)
+    return { json: undefined, jsonError: `the body nests deeper than ${maxJsonDepth} levels (not read further)` };
   try {
-    return { json: parseJson(text), jsonError: undefined };
+    return {
+      json: parseJson(text),
+      jsonError: undefined,
+      ...(scan.duplicate === undefined ? {} : { duplicateName: scan.duplicate }),
+    };
   } catch (error) {
     return { json: undefined, jsonError: `the body is not JSON (${(error as Error).message})` };
   }

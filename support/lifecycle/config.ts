@@ -103,6 +103,42 @@ export function orExitOnConfigError<T>(validate: () => T): T {
   }
 }
 
+export interface LiveGuardInput {
+  environment: Environment;
+  allowLive: boolean;
+  /** The address requests go to (a run's target, the proxy's upstream), or null: the embedded mock. */
+  target: string | null;
+  /** Each key with the setting it came from. */
+  keys: ReadonlyArray<readonly [{ variable: string }, string | null]>;
+}
+
+/**
+ * The live guard, one rule for every command that sends or judges requests: a key that contradicts
+ * PCS_ENVIRONMENT is refused; a live environment, a live-looking key or a target with the word "live"
+ * needs PCS_ALLOW_LIVE=yes. A ConfigError (exit 2) before anything is sent.
+ */
+export function applyLiveGuard({ environment, allowLive, target, keys }: LiveGuardInput): void {
+  for (const [row, key] of keys) {
+    if (key === null) continue;
+    if (environment === 'sandbox' && liveKeyPattern.test(key)) {
+      throw new ConfigError(row.variable, 'looks like a live key but PCS_ENVIRONMENT is sandbox; refusing to run');
+    }
+    if (environment === 'live' && sandboxKeyPattern.test(key)) {
+      throw new ConfigError(row.variable, 'looks like a sandbox key but PCS_ENVIRONMENT is live; refusing to run');
+    }
+  }
+  const live =
+    environment === 'live' ||
+    keys.some(([, key]) => key !== null && liveKeyPattern.test(key)) ||
+    (target !== null && looksLive(target));
+  if (live && !allowLive) {
+    throw new ConfigError(
+      'PCS_ALLOW_LIVE',
+      'the target is live (PCS_ENVIRONMENT, key or base URL); set PCS_ALLOW_LIVE=yes to run against it',
+    );
+  }
+}
+
 export function loadConfig(env: Env = process.env): SuiteConfig {
   const target = readSetting(env, settings.baseUrl);
   // The keys' own checks come after the checks of their pairing with a base URL, which say more.
@@ -148,27 +184,8 @@ export function loadConfig(env: Env = process.env): SuiteConfig {
     `cc-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(3).toString('hex')}`;
 
   // Live guard: checked here, before any request is made; the second key is held to it like the first.
-  for (const [row, key] of keys) {
-    if (key === null) continue;
-    if (environment === 'sandbox' && liveKeyPattern.test(key)) {
-      throw new ConfigError(row.variable, 'looks like a live key but PCS_ENVIRONMENT is sandbox; refusing to run');
-    }
-    if (environment === 'live' && sandboxKeyPattern.test(key)) {
-      throw new ConfigError(row.variable, 'looks like a sandbox key but PCS_ENVIRONMENT is live; refusing to run');
-    }
-  }
+  applyLiveGuard({ environment, allowLive, target, keys });
   const clockToleranceSeconds = readSetting(env, settings.clockToleranceSeconds);
-  const live =
-    environment === 'live' ||
-    (secretKey !== null && liveKeyPattern.test(secretKey)) ||
-    (secondSecretKey !== null && liveKeyPattern.test(secondSecretKey)) ||
-    (target !== null && looksLive(target));
-  if (live && !allowLive) {
-    throw new ConfigError(
-      'PCS_ALLOW_LIVE',
-      'the target is live (PCS_ENVIRONMENT, key or base URL); set PCS_ALLOW_LIVE=yes to run against it',
-    );
-  }
 
   return {
     baseUrl: target,

@@ -134,6 +134,29 @@ export const port: Validator<number> = (text) =>
     ? ok(Number(text))
     : wrong(`must be a port number from 0 to 65535, got ${shown(text)}`);
 
+/** A share of exchanges to judge: above 0, at most 1 (0.1), or a percentage (10%). */
+export const shareOfExchanges: Validator<number> = (text) => {
+  const match = /^(\d+(?:\.\d+)?|\.\d+)(%?)$/.exec(text.trim());
+  const share = match === null ? Number.NaN : Number(match[1]) / (match[2] === '%' ? 100 : 1);
+  return share > 0 && share <= 1
+    ? ok(share)
+    : wrong(
+        'must be the share of exchanges to judge, above 0 and at most 1 (0.1) or a percentage (10%), ' +
+          `got ${shown(text, 20)}`,
+      );
+};
+
+/** How far behind the traffic the judge may fall: seconds above 0, at most a day (5 or 5s). */
+export const lagSeconds: Validator<number> = (text) => {
+  const seconds = /^\d+(\.\d+)?s?$/.test(text.trim()) ? Number.parseFloat(text) : Number.NaN;
+  return seconds > 0 && seconds <= 86_400
+    ? ok(seconds)
+    : wrong(
+        'must be a number of seconds above 0 (the judge may be that far behind the traffic), ' +
+          `got ${shown(text, 20)}`,
+      );
+};
+
 /** A count of at least one, of up to nine digits. */
 export const positiveCount: Validator<number> = (text) =>
   /^\d{1,9}$/.test(text) && Number(text) >= 1 ? ok(Number(text)) : wrong('must be a positive integer');

@@ -23,6 +23,7 @@ import {
   positiveCount,
   inFlight,
   keyToken,
+  lagSeconds,
   matching,
   maxInFlight,
   oneOf,
@@ -32,6 +33,7 @@ import {
   propertyPath,
   requestsPerSecond,
   seed,
+  shareOfExchanges,
   wholeNumber,
   yesNo,
   type Validator,
@@ -168,6 +170,8 @@ export const settings = {
   }),
   environment: setting<'sandbox' | 'live'>({
     section: 'target',
+    // The live guard, as a run applies it, guards the proxy's upstream and the judge's recording too.
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_ENVIRONMENT',
     flag: { name: 'environment', placeholder: 'E' },
     default: 'sandbox',
@@ -177,6 +181,7 @@ export const settings = {
   }),
   allowLive: setting<boolean>({
     section: 'target',
+    commands: ['run', 'proxy', 'judge'],
     variable: 'PCS_ALLOW_LIVE',
     flag: { name: 'allow-live', sets: 'yes' },
     default: false,
@@ -311,6 +316,8 @@ export const settings = {
   // The run.
   timeoutMs: setting<number>({
     section: 'run',
+    // The proxy's too: an upstream that has not begun its answer by then gets the client a 504.
+    commands: ['run', 'proxy'],
     variable: 'PCS_TIMEOUT_MS',
     flag: { name: 'timeout-ms', placeholder: 'N' },
     default: 15_000,
@@ -667,6 +674,31 @@ export const settings = {
     flag: { name: 'fail-on-command' },
     summary: "the command's failure (exit status not 0, a signal) is exit 1; its status is printed anyway",
     whyNoVariable: 'it says how to read the command given after `--` on the same command line',
+  } satisfies FlagOnly,
+  sample: {
+    section: 'traffic',
+    commands: ['proxy', 'judge'],
+    flag: { name: 'sample', placeholder: 'SHARE' },
+    parse: shareOfExchanges,
+    summary:
+      'judge this share of the exchanges (`0.1`, `10%`); the others are learnt from and counted as skipped, ' +
+      'which the verdict says and, asked for, does not make inconclusive',
+    defaultText: 'every exchange',
+    whyNoVariable:
+      'judging less than all of the traffic is chosen where the proxy or the judge is started, never inherited',
+    example: '10%',
+  } satisfies FlagOnly,
+  maxJudgeLag: {
+    section: 'traffic',
+    commands: ['proxy'],
+    flag: { name: 'max-judge-lag', placeholder: 'SECONDS' },
+    parse: lagSeconds,
+    summary:
+      'an exchange the judge would reach later than this after it happened is skipped (counted and said, not ' +
+      'inconclusive), instead of holding new requests back until the judge catches up',
+    defaultText: 'none: the proxy holds new exchanges back until the judge catches up',
+    whyNoVariable: 'judging less than all of the traffic is chosen where the proxy is started, never inherited',
+    example: '5',
   } satisfies FlagOnly,
   failOnClient: {
     section: 'traffic',

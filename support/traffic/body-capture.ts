@@ -6,6 +6,7 @@
  */
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import type { Transform } from 'node:stream';
+import type { SpilledBytes } from './spill-file.ts';
 
 export const defaultCaptureLimit = 1024 * 1024;
 
@@ -14,8 +15,26 @@ export interface CapturedBody {
   bytes: Buffer;
   /** How many bytes passed in all. */
   size: number;
-  /** Whether bytes stops short of the whole body (the limit, or bodies dropped from a full queue). */
+  /** Whether bytes stops short of the whole body (past the capture limit). */
   truncated: boolean;
+  /** Set while the bytes wait in the spill file (bytes is then empty): where they are. */
+  spilled?: SpilledBytes;
+}
+
+/**
+ * The bytes in memory of their own, never a slice of a shared pool: such a buffer can be moved to
+ * another thread (postMessage's transfer list) instead of copied.
+ */
+export function ownBuffer(bytes: Buffer): Buffer {
+  if (
+    bytes.byteOffset === 0 &&
+    bytes.buffer.byteLength === bytes.length &&
+    !(bytes.buffer instanceof SharedArrayBuffer)
+  )
+    return bytes;
+  const own = Buffer.from(new ArrayBuffer(bytes.length));
+  bytes.copy(own);
+  return own;
 }
 
 export const emptyBody: CapturedBody = Object.freeze({ bytes: Buffer.alloc(0), size: 0, truncated: false });
@@ -45,7 +64,10 @@ export class BodyCapture {
    * larger read buffers, which a kept view would hold in memory long after the exchange.
    */
   result(): CapturedBody {
-    const bytes = this.kept === 0 ? Buffer.alloc(0) : Buffer.concat(this.chunks, this.kept);
+    // Memory of its own (Buffer.concat may take a slice of node's shared pool): it is moved to the judge's thread.
+    const bytes = Buffer.from(new ArrayBuffer(this.kept));
+    let at = 0;
+    for (const chunk of this.chunks) at += chunk.copy(bytes, at);
     this.chunks = [];
     return { bytes, size: this.size, truncated: this.size > this.kept };
   }

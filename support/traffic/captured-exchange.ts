@@ -40,8 +40,13 @@ export interface CapturedExchange {
   timings: ExchangeTimings;
   /** Headers the inspect option added to the answer the client got (none without it). */
   addedHeaders: HeaderPair[];
-  /** Whether its bodies were dropped while it waited (the hook's queue was over its byte budget). */
-  bodiesDropped: boolean;
+  /** Set once the inspector saw it (it was judged there, before its answer went out). */
+  inspected?: boolean;
+  /**
+   * Why the answer is not whole, when it is not: the client went away, or the upstream closed, in the
+   * middle of it. Its status and headers are whole: it is judged by them.
+   */
+  answerCut?: string;
 }
 
 /** Called with each exchange, after its answer was sent; the forwarding never waits for it. */

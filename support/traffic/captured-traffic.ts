@@ -5,9 +5,9 @@
 import type { CapturedExchange } from './captured-exchange.ts';
 import type { TrafficExchange } from './traffic-exchange.ts';
 
-/** Why a copy cannot be judged whole, or undefined: a body past the capture limit, or dropped from a full queue. */
+/** Why a copy cannot be judged whole, or undefined: an answer cut short, a body past the capture limit. */
 function answerIncomplete(captured: CapturedExchange): string | undefined {
-  if (captured.bodiesDropped) return 'its bodies were dropped while the judge was behind the traffic';
+  if (captured.answerCut !== undefined) return captured.answerCut;
   const decoded = captured.decodedResponseBody;
   if (decoded !== null && decoded.error !== null) return `its body could not be decompressed (${decoded.error})`;
   if (decoded !== null ? decoded.truncated : captured.responseBody.truncated)
@@ -32,15 +32,13 @@ export function trafficOfCaptured(captured: CapturedExchange, index: number): Tr
     // Where it went: the upstream's own address, so that a replay line reaches the server that answered.
     url: captured.forwardedUrl,
     requestHeaders: captured.requestHeaders,
-    requestBody: request.size === 0 && !captured.bodiesDropped ? undefined : text(request.bytes),
+    requestBody: request.size === 0 ? undefined : text(request.bytes),
     status: captured.status,
     responseHeaders: captured.responseHeaders,
     responseBody: text(answer),
     startedAt: captured.timings.started,
     endedAt: captured.timings.ended,
     ...(incomplete === undefined ? {} : { incomplete }),
-    ...(request.truncated || captured.bodiesDropped
-      ? { requestIncomplete: 'the request’s body was not kept whole (past the capture limit, or dropped)' }
-      : {}),
+    ...(request.truncated ? { requestIncomplete: 'the request’s body passed the capture limit' } : {}),
   };
 }

@@ -1,41 +1,43 @@
 /**
  * The queue between the forwarding and whoever looks at what was forwarded: items go in as their
  * answers are sent and come out one at a time, in that order, to a consumer that may take its time
- * (a judge). Pushing never waits. The queue is bounded twice, so that memory stays bounded however
- * far the consumer falls behind: by the body bytes its items hold (past it, the oldest items lose
- * their bodies and keep the rest) and by its length (past it, the oldest items are dropped whole).
+ * (a judge). Pushing never waits, and nothing pushed is ever dropped. Memory stays bounded however
+ * far the consumer falls behind: past the queue's memory budget an item's bodies are spilled (to
+ * disk, by the spill handler) as it comes in, and past its length, or when the spill is full too, the
+ * queue says it is full: the forwarding then holds new exchanges back (whenRoom) until the consumer
+ * catches up. Back-pressure instead of forgetting.
  */
 
 /** The longest the queue delivers items without letting the event loop turn. */
 const sliceMs = 1;
 
 export interface QueueLimits {
-  /** Items waiting, at most; the oldest goes when one more comes. */
+  /** Items waiting before the queue says it is full (the forwarding then holds new exchanges). */
   maxItems: number;
-  /** Body bytes held by the items waiting, at most; the oldest items' bodies go first. */
-  maxBodyBytes: number;
+  /** Body bytes the waiting items may hold in memory; past it, new items' bodies are spilled. */
+  maxMemoryBytes: number;
 }
 
 export interface QueueCounts {
   /** Waiting now (not counting the one the consumer holds). */
   waiting: number;
   peakWaiting: number;
-  /** Body bytes held by the items waiting. */
+  /** Body bytes held in memory by the items waiting. */
   bodyBytes: number;
   delivered: number;
-  /** Items whose bodies were dropped to stay under maxBodyBytes. */
-  bodiesDropped: number;
-  /** Items dropped whole to stay under maxItems. */
-  itemsDropped: number;
+  /** Items whose bodies were spilled out of memory while they waited. */
+  spilled: number;
+  /** Times the queue became full (and the forwarding held new exchanges until it had room). */
+  full: number;
   /** Deliveries that threw or rejected. */
   failed: number;
 }
 
 export interface QueueHandlers<T> {
-  /** The body bytes an item holds. */
+  /** The body bytes an item holds in memory. */
   bodyBytes(item: T): number;
-  /** Returns the item without its bodies. */
-  dropBodies(item: T): T;
+  /** The item with its bodies moved out of memory, or undefined when they cannot be (the spill is full). */
+  spill?(item: T): T | undefined;
   /** Takes one item; the next is not delivered before this one settles. */
   deliver(item: T): void | Promise<void>;
   /** A delivery that failed: the queue goes on with the next. */
@@ -49,23 +51,23 @@ export class ExchangeQueue<T> {
   private sizes: number[] = [];
   /** Items before head have left the queue (removed in bulk, not one shift at a time). */
   private head = 0;
-  /** Items before this index hold no bodies: the next to lose its bodies is here or later. */
-  private withBodies = 0;
   private draining = false;
+  private spillRefused = false;
   private idle: (() => void)[] = [];
+  private roomWaiters: (() => void)[] = [];
   private readonly counts: QueueCounts = {
     waiting: 0,
     peakWaiting: 0,
     bodyBytes: 0,
     delivered: 0,
-    bodiesDropped: 0,
-    itemsDropped: 0,
+    spilled: 0,
+    full: 0,
     failed: 0,
   };
 
   constructor(limits: QueueLimits, handlers: QueueHandlers<T>) {
     if (!(limits.maxItems >= 1)) throw new RangeError('the queue must hold at least one item');
-    if (!(limits.maxBodyBytes >= 0)) throw new RangeError('the queue body budget cannot be negative');
+    if (!(limits.maxMemoryBytes >= 0)) throw new RangeError('the queue memory budget cannot be negative');
     this.limits = limits;
     this.handlers = handlers;
   }
@@ -74,15 +76,38 @@ export class ExchangeQueue<T> {
     return { ...this.counts };
   }
 
-  push(item: T): void {
-    if (this.counts.waiting >= this.limits.maxItems) this.dropOldest();
-    const size = this.handlers.bodyBytes(item);
+  /** True while new items should wait: the queue is at its length, or over its memory with nowhere to spill. */
+  isFull(): boolean {
+    return (
+      this.counts.waiting >= this.limits.maxItems ||
+      (this.spillRefused && this.counts.bodyBytes > this.limits.maxMemoryBytes)
+    );
+  }
+
+  /** Resolves at once when the queue has room, else once the consumer has made some. */
+  whenRoom(): Promise<void> {
+    if (!this.isFull()) return Promise.resolve();
+    if (this.roomWaiters.length === 0) this.counts.full++;
+    return new Promise((done) => this.roomWaiters.push(done));
+  }
+
+  push(incoming: T): void {
+    let item = incoming;
+    let size = this.handlers.bodyBytes(item);
+    if (size > 0 && this.counts.bodyBytes + size > this.limits.maxMemoryBytes) {
+      const spilled = this.handlers.spill?.(item);
+      this.spillRefused = spilled === undefined;
+      if (spilled !== undefined) {
+        item = spilled;
+        size = this.handlers.bodyBytes(item);
+        this.counts.spilled++;
+      }
+    }
     this.items.push(item);
     this.sizes.push(size);
     this.counts.waiting++;
     this.counts.bodyBytes += size;
     if (this.counts.waiting > this.counts.peakWaiting) this.counts.peakWaiting = this.counts.waiting;
-    this.shedBodies();
     if (!this.draining) {
       this.draining = true;
       // Never on the caller's turn: the caller is the forwarding.
@@ -90,36 +115,10 @@ export class ExchangeQueue<T> {
     }
   }
 
-  /** Resolves when every item pushed so far has been delivered (or dropped). */
+  /** Resolves when every item pushed so far has been delivered. */
   flush(): Promise<void> {
     if (!this.draining) return Promise.resolve();
     return new Promise((done) => this.idle.push(done));
-  }
-
-  private dropOldest(): void {
-    const at = this.head;
-    this.counts.bodyBytes -= this.sizes[at]!;
-    this.items[at] = undefined;
-    this.head++;
-    this.counts.waiting--;
-    this.counts.itemsDropped++;
-  }
-
-  private shedBodies(): void {
-    if (this.counts.bodyBytes <= this.limits.maxBodyBytes) return;
-    let at = Math.max(this.withBodies, this.head);
-    const end = this.items.length;
-    while (this.counts.bodyBytes > this.limits.maxBodyBytes && at < end) {
-      const size = this.sizes[at]!;
-      if (size > 0) {
-        this.items[at] = this.handlers.dropBodies(this.items[at]!);
-        this.sizes[at] = 0;
-        this.counts.bodyBytes -= size;
-        this.counts.bodiesDropped++;
-      }
-      at++;
-    }
-    this.withBodies = at;
   }
 
   private take(): T | undefined {
@@ -132,9 +131,10 @@ export class ExchangeQueue<T> {
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items.splice(0, this.head);
       this.sizes.splice(0, this.head);
-      this.withBodies = Math.max(0, this.withBodies - this.head);
       this.head = 0;
     }
+    if (this.counts.bodyBytes <= this.limits.maxMemoryBytes) this.spillRefused = false;
+    if (this.roomWaiters.length > 0 && !this.isFull()) for (const resume of this.roomWaiters.splice(0)) resume();
     return item;
   }
 
@@ -163,8 +163,8 @@ export class ExchangeQueue<T> {
     this.items = [];
     this.sizes = [];
     this.head = 0;
-    this.withBodies = 0;
     this.draining = false;
+    for (const resume of this.roomWaiters.splice(0)) resume();
     for (const done of this.idle.splice(0)) done();
   }
 }

@@ -11,68 +11,51 @@
  * Trailer, Transfer-Encoding, Upgrade, and those Connection names), hence the framing: an answer the
  * upstream ended by closing, or sent chunked, reaches a keep-alive client chunked, with the same bytes.
  *
- * The copy is handed to the hook after the answer was sent, through a bounded queue the forwarding
- * never waits on: judging costs the traffic nothing but CPU. Only the inspect option (an answer
- * header naming what an exchange broke) holds an answer back, and only while the inspector runs.
+ * Informational answers (1xx, 100 Continue among them: the upstream decides an Expect:
+ * 100-continue) and trailers pass both ways; header sections up to maxHeaderSize (1 MiB, what the
+ * most permissive servers accept) are read. Each client connection has an upstream connection of
+ * its own (upstream-links.ts), and no request is ever sent twice. One request's life, step by step,
+ * is in forwarded-exchange.ts.
  *
- * The proxy answers on its own in one case: the upstream could not be reached, or went away
- * before any byte of its answer had been sent on; then the client gets 502 and the event is
- * reported. An upstream that goes away later cuts the client's answer short the same way.
+ * The copy is handed to the hook after the answer was sent, through a queue the forwarding never
+ * waits on while it has room (exchange-queue.ts): judging costs the traffic nothing but CPU. When the
+ * hook falls behind, the queue spills bodies to disk past its memory budget, and past its length (or
+ * a full spill file) new requests wait before they are forwarded: the traffic is slowed, never a copy
+ * forgotten. Only the inspect option (an answer header naming what an exchange broke) holds an
+ * answer back, and only while the inspector runs.
+ *
+ * The proxy answers on its own only where there is no answer of the upstream to pass on, saying why
+ * in the body and in an event (proxy-events.ts): 502 when the upstream could not be reached, 504 when
+ * it did not answer within the time-out, 400 or 431 for a request it cannot read as HTTP.
  */
-import {
-  Agent as HttpAgent,
-  createServer,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type RequestOptions,
-  type ServerResponse,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions as HttpsAgentOptions } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { BodyCapture, type CapturedBody, decodeBody, defaultCaptureLimit, emptyBody } from './body-capture.ts';
+import { createServer, request as httpRequest, type ClientRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { type CapturedBody, decodeBody, defaultCaptureLimit } from './body-capture.ts';
 import type { CapturedExchange, ExchangeHook, ExchangeInspector } from './captured-exchange.ts';
 import { ExchangeQueue, type QueueCounts } from './exchange-queue.ts';
-import { endToEndHeaders, flatHeaders, type HeaderPair, headerPairs, headerValue } from './headers.ts';
-import { forwardedTarget, parseUpstream, ProxyConfigError, proxyBasePath, type Upstream } from './upstream.ts';
+import { errorCode, errorMessage, forwardExchange, type ForwardingContext } from './forwarded-exchange.ts';
+import { headerValue } from './headers.ts';
+import { emptyCounts, type ForwardingCounts, type ProxyEvent } from './proxy-events.ts';
+import { SpillFile } from './spill-file.ts';
+import { UpstreamLinks, type UpstreamTls } from './upstream-links.ts';
+import { parseUpstream, ProxyConfigError, proxyBasePath, type Upstream } from './upstream.ts';
 
 export type { CapturedExchange, ExchangeHook, ExchangeInspector } from './captured-exchange.ts';
 export type { CapturedBody, DecodedBody } from './body-capture.ts';
 export type { HeaderPair } from './headers.ts';
+export type { EventOf, ProxyEvent, UnansweredReason } from './proxy-events.ts';
 export { ProxyConfigError } from './upstream.ts';
 
-interface EventBase {
-  sequence: number;
-  method: string;
-  /** The request target as the client sent it. */
-  url: string;
-  /** Epoch milliseconds. */
-  at: number;
-}
-
-/** What happened to the traffic that is not an exchange: each is also counted in the stats. */
-export type ProxyEvent =
-  | (EventBase & {
-      kind: 'upstream-error';
-      /** before-answer: nothing of an answer came (refused, unreachable, TLS, reset); mid-answer: it stopped short. */
-      phase: 'before-answer' | 'mid-answer';
-      /** The system error code (ECONNREFUSED, ECONNRESET...), when there is one. */
-      code: string | null;
-      message: string;
-      /** Whether the client got the proxy's 502 (nothing had been sent yet) or had its answer cut. */
-      answered502: boolean;
-    })
-  | (EventBase & { kind: 'client-aborted' })
-  | (EventBase & { kind: 'inspect-failed'; message: string })
-  | (EventBase & { kind: 'inspect-skipped'; message: string })
-  | (EventBase & { kind: 'hook-failed'; message: string });
+/** The largest header section read, of a request or an answer: Go's default, the most any common server takes. */
+export const defaultMaxHeaderSize = 1024 * 1024;
 
 export interface ForwardingProxyOptions {
   /** The upstream's base address: http(s)://host[:port]/.../v1 */
   upstream: string;
   /** The port to listen on, on 127.0.0.1; 0 (the default) takes a free one. */
   port?: number;
-  /** Each completed exchange, after its answer was sent. */
+  /** Each exchange, after its answer was sent (or cut: answerCut says so). */
   onExchange?: ExchangeHook;
   /** Each event; called synchronously, so it should only record. */
   onEvent?: (event: ProxyEvent) => void;
@@ -80,38 +63,26 @@ export interface ForwardingProxyOptions {
   inspect?: ExchangeInspector;
   /** Bytes kept of each body (and of a decompressed copy); default 1 MiB. */
   captureLimit?: number;
-  /** Exchanges waiting for the hook, at most; past it the oldest are dropped whole. Default 4096. */
+  /** Exchanges waiting for the hook before new requests are held back; default 4096. */
   maxQueuedExchanges?: number;
-  /** Body bytes held by the exchanges waiting for the hook; past it the oldest lose their bodies. Default 64 MiB. */
+  /** Body bytes the exchanges waiting for the hook hold in memory; past it they are spilled. Default 64 MiB. */
   maxQueuedBodyBytes?: number;
+  /** Bytes of bodies the spill file holds before new requests are held back; default 4 GiB, 0: no spilling. */
+  maxSpillBytes?: number;
+  /** How long the upstream has to begin its answer once the whole request was sent; default 0: no limit. */
+  answerTimeoutMs?: number;
+  /** The largest header section read, of a request or an answer; default 1 MiB. */
+  maxHeaderSize?: number;
   /** How long close() lets exchanges in flight finish before cutting them; default 5000 ms. */
   closeTimeoutMs?: number;
   /** TLS settings for an https upstream (a private CA, a client certificate). */
-  tls?: Pick<HttpsAgentOptions, 'ca' | 'cert' | 'key' | 'rejectUnauthorized' | 'servername'>;
+  tls?: UpstreamTls;
 }
 
-export interface ForwardingStats {
-  /** Requests received. */
-  received: number;
-  /** Exchanges whose whole answer reached the client. */
-  completed: number;
-  inFlight: number;
-  /** Answered 502 by the proxy itself. */
-  badGateway: number;
-  /** Upstream failures: not reached, or gone mid-answer. */
-  upstreamErrors: number;
-  /** Requests sent again once, on a kept-alive connection the upstream had just closed. */
-  retried: number;
-  /** Clients that went away before their answer was whole. */
-  clientAborted: number;
-  /** Exchanges handed to the queue for the hook. */
-  captured: number;
-  /** Bodies whose capture stopped at the capture limit. */
-  truncatedBodies: number;
-  inspectFailed: number;
-  /** Answers too large to hold for the inspector, streamed without its headers. */
-  inspectSkipped: number;
+export interface ForwardingStats extends ForwardingCounts {
   queue: QueueCounts;
+  /** Bodies written to the spill file while the hook was behind, and their bytes. */
+  spill: { bodies: number; bytes: number };
 }
 
 export interface RunningForwardingProxy {
@@ -131,37 +102,10 @@ export interface ForwardingProxy {
 
 const now = (): number => performance.timeOrigin + performance.now();
 
-/** Errors of a reused kept-alive connection the upstream closed as the request went out. */
-const staleConnectionCodes = new Set(['ECONNRESET', 'EPIPE']);
-/** Methods whose request may be sent twice (RFC 9110 9.2.2). */
-const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
-
-function errorCode(error: unknown): string | null {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return null;
-  return typeof error.code === 'string' ? error.code : null;
-}
-
-function errorMessage(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.slice(0, 300);
-}
-
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name}: expected a number >= 0, got ${value}`);
   return value;
-}
-
-function withoutBodies(exchange: CapturedExchange): CapturedExchange {
-  const dropped = (body: CapturedBody): CapturedBody =>
-    body.size === 0 ? emptyBody : { bytes: Buffer.alloc(0), size: body.size, truncated: true };
-  return {
-    ...exchange,
-    requestBody: dropped(exchange.requestBody),
-    responseBody: dropped(exchange.responseBody),
-    decodedResponseBody: null,
-    bodiesDropped: true,
-  };
 }
 
 function heldBytes(exchange: CapturedExchange): number {
@@ -170,6 +114,34 @@ function heldBytes(exchange: CapturedExchange): number {
     exchange.responseBody.bytes.length +
     (exchange.decodedResponseBody?.bytes.length ?? 0)
   );
+}
+
+/** The exchange with its bodies in the spill file, or undefined when the file is full. */
+function spilled(exchange: CapturedExchange, file: SpillFile): CapturedExchange | undefined {
+  const out = (body: CapturedBody): CapturedBody | undefined => {
+    if (body.bytes.length === 0) return body;
+    const where = file.write(body.bytes);
+    return where === undefined
+      ? undefined
+      : { bytes: Buffer.alloc(0), size: body.size, truncated: body.truncated, spilled: where };
+  };
+  const requestBody = out(exchange.requestBody);
+  if (requestBody === undefined) return undefined;
+  const responseBody = out(exchange.responseBody);
+  if (responseBody === undefined) {
+    // Its request body went out already: it comes back at once, so that the exchange stays whole.
+    if (requestBody.spilled !== undefined) file.take(requestBody.spilled);
+    return undefined;
+  }
+  return { ...exchange, requestBody, responseBody };
+}
+
+/** The exchange with its spilled bodies read back into memory. */
+function restored(exchange: CapturedExchange, file: SpillFile): CapturedExchange {
+  const back = (body: CapturedBody): CapturedBody =>
+    body.spilled === undefined ? body : { bytes: file.take(body.spilled), size: body.size, truncated: body.truncated };
+  if (exchange.requestBody.spilled === undefined && exchange.responseBody.spilled === undefined) return exchange;
+  return { ...exchange, requestBody: back(exchange.requestBody), responseBody: back(exchange.responseBody) };
 }
 
 export function createForwardingProxy(options: ForwardingProxyOptions): ForwardingProxy {
@@ -185,57 +157,29 @@ export async function startForwardingProxy(options: ForwardingProxyOptions): Pro
   return createForwardingProxy(options).start();
 }
 
-async function start(
-  upstream: Upstream,
-  listenPort: number,
+/** The queue in front of the hook: it restores spilled bodies and decompresses an answer, off the forwarding path. */
+function hookQueue(
   options: ForwardingProxyOptions,
-): Promise<RunningForwardingProxy> {
-  const captureLimit = positive('captureLimit', options.captureLimit, defaultCaptureLimit);
-  const closeTimeoutMs = positive('closeTimeoutMs', options.closeTimeoutMs, 5000);
-  const { onExchange, onEvent, inspect } = options;
-  const capturing = onExchange !== undefined || inspect !== undefined;
-  const secure = upstream.protocol === 'https:';
-  const agent = secure
-    ? new HttpsAgent({ keepAlive: true, noDelay: true, ...options.tls })
-    : new HttpAgent({ keepAlive: true, noDelay: true });
-  const send = (request: RequestOptions): ClientRequest => (secure ? httpsRequest(request) : httpRequest(request));
-
-  const counts = {
-    received: 0,
-    completed: 0,
-    inFlight: 0,
-    badGateway: 0,
-    upstreamErrors: 0,
-    retried: 0,
-    clientAborted: 0,
-    captured: 0,
-    truncatedBodies: 0,
-    inspectFailed: 0,
-    inspectSkipped: 0,
-  };
-
-  const report = (event: ProxyEvent): void => {
-    if (onEvent === undefined) return;
-    try {
-      onEvent(event);
-    } catch {
-      // A listener's failure is its own: the traffic goes on.
-    }
-  };
-
-  const queue = new ExchangeQueue<CapturedExchange>(
+  captureLimit: number,
+  spill: SpillFile,
+  report: (event: ProxyEvent) => void,
+): ExchangeQueue<CapturedExchange> {
+  const { onExchange } = options;
+  const maxSpillBytes = positive('maxSpillBytes', options.maxSpillBytes, 4 * 1024 ** 3);
+  return new ExchangeQueue<CapturedExchange>(
     {
-      maxItems: positive('maxQueuedExchanges', options.maxQueuedExchanges, 4096),
-      maxBodyBytes: positive('maxQueuedBodyBytes', options.maxQueuedBodyBytes, 64 * 1024 * 1024),
+      maxItems: Math.max(1, positive('maxQueuedExchanges', options.maxQueuedExchanges, 4096)),
+      maxMemoryBytes: positive('maxQueuedBodyBytes', options.maxQueuedBodyBytes, 64 * 1024 * 1024),
     },
     {
       bodyBytes: heldBytes,
-      dropBodies: withoutBodies,
-      deliver: async (exchange) => {
+      ...(maxSpillBytes > 0 ? { spill: (exchange: CapturedExchange) => spilled(exchange, spill) } : {}),
+      deliver: async (waiting) => {
+        const exchange = restored(waiting, spill);
         if (onExchange === undefined) return;
         // Decompressed here, off the forwarding path, unless the inspector already needed it.
         let ready = exchange;
-        if (exchange.decodedResponseBody === null && !exchange.bodiesDropped) {
+        if (exchange.decodedResponseBody === null) {
           const encoding = headerValue(exchange.responseHeaders, 'content-encoding');
           const decoded =
             encoding === undefined ? null : await decodeBody(exchange.responseBody, encoding, captureLimit);
@@ -254,308 +198,100 @@ async function start(
         }),
     },
   );
+}
+
+/** The one line a request the proxy cannot read as HTTP gets, and its status: 431 for a header section too large. */
+function refusalOf(error: NodeJS.ErrnoException, maxHeaderSize: number): { status: 400 | 431; head: string } {
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const detail = tooLarge
+    ? `the request's header section is larger than the ${maxHeaderSize} bytes the proxy reads`
+    : `the request is not HTTP the proxy can read (${error.code ?? error.message})`;
+  const body = JSON.stringify({ error: tooLarge ? 'request header fields too large' : 'bad request', detail });
+  const status = tooLarge ? 431 : 400;
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  return {
+    status,
+    head:
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  };
+}
+
+async function start(
+  upstream: Upstream,
+  listenPort: number,
+  options: ForwardingProxyOptions,
+): Promise<RunningForwardingProxy> {
+  const captureLimit = positive('captureLimit', options.captureLimit, defaultCaptureLimit);
+  const closeTimeoutMs = positive('closeTimeoutMs', options.closeTimeoutMs, 5000);
+  const maxHeaderSize = positive('maxHeaderSize', options.maxHeaderSize, defaultMaxHeaderSize);
+  const { onExchange, onEvent, inspect } = options;
+  const secure = upstream.protocol === 'https:';
+  const counts = emptyCounts();
+  const links = new UpstreamLinks(secure, options.tls);
+  const spill = new SpillFile(positive('maxSpillBytes', options.maxSpillBytes, 4 * 1024 ** 3));
+
+  const report = (event: ProxyEvent): void => {
+    if (onEvent === undefined) return;
+    try {
+      onEvent(event);
+    } catch {
+      // A listener's failure is its own: the traffic goes on.
+    }
+  };
+  const queue = hookQueue(options, captureLimit, spill, report);
 
   let closing = false;
   let drained: (() => void) | undefined;
-
-  const forward = (req: IncomingMessage, res: ServerResponse): void => {
-    const sequence = ++counts.received;
-    const started = now();
-    counts.inFlight++;
-    // The upstream's Date, or none: the proxy's own would be a header the upstream never sent.
-    res.sendDate = false;
-    const method = req.method ?? 'GET';
-    const target = req.url ?? '/';
-    const path = forwardedTarget(upstream, target);
-    const base = (): EventBase => ({ sequence, method, url: target, at: now() });
-    const requestCapture = capturing ? new BodyCapture(captureLimit) : null;
-    // RFC 9112 6.3: a request with neither Content-Length nor Transfer-Encoding has no body.
-    const contentLength = req.headers['content-length'];
-    const chunkedRequest = contentLength === undefined && req.headers['transfer-encoding'] !== undefined;
-    const bodiless = contentLength === undefined ? !chunkedRequest : contentLength === '0';
-
-    const headers = endToEndHeaders(req.rawHeaders);
-    // Host rewritten where the client put it (every one of them, should it have sent several).
-    let hosts = 0;
-    for (let i = 0; i < headers.length; i += 2)
-      if (headers[i]!.toLowerCase() === 'host') {
-        headers[i + 1] = upstream.host;
-        hosts++;
-      }
-    if (hosts === 0) headers.unshift('Host', upstream.host);
-    // A body of unknown length stays one: node would not frame it by itself for every method.
-    if (chunkedRequest) headers.push('Transfer-Encoding', 'chunked');
-
-    let attempt = 0;
-    let outgoing: ClientRequest | undefined;
-    let answer: IncomingMessage | undefined;
-    /** Set once the exchange failed (502, cut, client gone): it is then not handed to the hook. */
-    let failed = false;
-    let clientGone = false;
-    let completed: CapturedExchange | undefined;
-    let firstByte = 0;
-    let ended = 0;
-
-    const ownHead = (extra: string[]): string[] => (closing ? [...extra, 'Connection', 'close'] : extra);
-
-    const stopRequestBody = (): void => {
-      // The rest of the request is read and dropped, so that the client's connection can carry the next one.
-      req.unpipe();
-      req.resume();
-    };
-
-    const badGateway = (detail: string): boolean => {
-      if (res.headersSent || res.destroyed) {
-        res.destroy();
-        return false;
-      }
-      counts.badGateway++;
-      const body = JSON.stringify({ error: 'bad gateway', detail });
-      const head = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body))];
-      res.writeHead(502, 'Bad Gateway', ownHead(head));
-      res.end(body);
-      return true;
-    };
-
-    const upstreamFailed = (phase: 'before-answer' | 'mid-answer', error: unknown): void => {
-      if (failed || clientGone) return;
-      failed = true;
-      counts.upstreamErrors++;
-      stopRequestBody();
-      answer?.destroy();
-      outgoing?.destroy();
-      const answered502 = badGateway(errorMessage(error));
-      report({
-        ...base(),
-        kind: 'upstream-error',
-        phase,
-        code: errorCode(error),
-        message: errorMessage(error),
-        answered502,
-      });
-    };
-
-    const exchangeOf = (
-      status: number,
-      statusMessage: string,
-      rawHeaders: string[],
-      responseBody: CapturedBody,
-    ): CapturedExchange => {
-      const requestBody = requestCapture?.result() ?? emptyBody;
-      if (requestBody.truncated) counts.truncatedBodies++;
-      if (responseBody.truncated) counts.truncatedBodies++;
-      return {
-        sequence,
-        method,
-        url: target,
-        forwardedUrl: upstream.origin + path,
-        requestHeaders: headerPairs(req.rawHeaders),
-        requestBody,
-        status,
-        statusMessage,
-        responseHeaders: headerPairs(rawHeaders),
-        responseBody,
-        decodedResponseBody: null,
-        timings: { started, firstByte, ended },
-        addedHeaders: [],
-        bodiesDropped: false,
-      };
-    };
-
-    /** Writes the answer's head; false (and a 502 in its place) when node refuses what the upstream sent. */
-    const writeHead = (status: number, statusMessage: string, head: string[]): boolean => {
-      try {
-        res.writeHead(status, statusMessage, ownHead(head));
-        return true;
-      } catch (error) {
-        upstreamFailed('mid-answer', error);
-        return false;
-      }
-    };
-
-    const streamAnswer = (incoming: IncomingMessage, head: string[], capture: BodyCapture | null): void => {
-      const status = incoming.statusCode ?? 502;
-      const statusMessage = incoming.statusMessage ?? '';
-      // The head goes with the first bytes of the body (node sends it then anyway): until then, an
-      // upstream that goes away can still be answered 502.
-      let headWritten = false;
-      incoming.on('data', (chunk: Buffer) => {
-        if (failed) return;
-        capture?.add(chunk);
-        if (!headWritten) {
-          if (!writeHead(status, statusMessage, head)) return;
-          headWritten = true;
-        }
-        if (!res.write(chunk)) incoming.pause();
-      });
-      res.on('drain', () => incoming.resume());
-      incoming.on('end', () => {
-        if (failed) return;
-        ended = now();
-        if (!headWritten && !writeHead(status, statusMessage, head)) return;
-        res.end();
-        // Copied after the answer went out; handed over on 'finish'.
-        if (capture !== null) completed = exchangeOf(status, statusMessage, incoming.rawHeaders, capture.result());
-      });
-    };
-
-    const holdAnswer = (incoming: IncomingMessage, head: string[], capture: BodyCapture): void => {
-      const status = incoming.statusCode ?? 502;
-      const statusMessage = incoming.statusMessage ?? '';
-      let held: Buffer[] = [];
-      let heldBytes = 0;
-      let streaming = false;
-      incoming.on('data', (chunk: Buffer) => {
-        if (failed) return;
-        capture.add(chunk);
-        if (streaming) {
-          if (!res.write(chunk)) incoming.pause();
-          return;
-        }
-        held.push(chunk);
-        heldBytes += chunk.length;
-        if (heldBytes <= captureLimit) return;
-        // Past the capture limit the inspector could not see the whole answer anyway: it is sent on as
-        // it comes, without the inspector's headers, so that holding answers stays bounded.
-        streaming = true;
-        counts.inspectSkipped++;
-        report({ ...base(), kind: 'inspect-skipped', message: `answer over ${captureLimit} bytes` });
-        if (!writeHead(status, statusMessage, head)) return;
-        let flowing = true;
-        for (const piece of held) flowing = res.write(piece);
-        held = [];
-        if (!flowing) incoming.pause();
-      });
-      res.on('drain', () => incoming.resume());
-      incoming.on('end', () => {
-        if (failed) return;
-        ended = now();
-        if (streaming) {
-          res.end();
-          completed = exchangeOf(status, statusMessage, incoming.rawHeaders, capture.result());
-          return;
-        }
-        void inspectAndSend(status, statusMessage, incoming.rawHeaders, head, capture.result());
-      });
-    };
-
-    const inspectAndSend = async (
-      status: number,
-      statusMessage: string,
-      rawHeaders: string[],
-      head: string[],
-      body: CapturedBody,
-    ): Promise<void> => {
-      const encoding = headerValue(headerPairs(rawHeaders), 'content-encoding');
-      const exchange = exchangeOf(status, statusMessage, rawHeaders, body);
-      if (encoding !== undefined) exchange.decodedResponseBody = await decodeBody(body, encoding, captureLimit);
-      let added: readonly HeaderPair[] = [];
-      try {
-        added = (await inspect!(exchange)) ?? [];
-      } catch (error) {
-        counts.inspectFailed++;
-        report({ ...base(), kind: 'inspect-failed', message: errorMessage(error) });
-      }
-      if (clientGone || failed) return;
-      let sent = false;
-      if (added.length > 0) {
-        try {
-          res.writeHead(status, statusMessage, ownHead([...head, ...flatHeaders(added)]));
-          sent = true;
-          exchange.addedHeaders = [...added];
-        } catch (error) {
-          // Headers node refuses to write are the inspector's mistake: the answer goes without them.
-          counts.inspectFailed++;
-          report({ ...base(), kind: 'inspect-failed', message: errorMessage(error) });
-        }
-      }
-      if (!sent && !writeHead(status, statusMessage, head)) return;
-      completed = exchange;
-      res.end(body.bytes);
-    };
-
-    const onAnswer = (incoming: IncomingMessage): void => {
-      answer = incoming;
-      firstByte = now();
-      incoming.on('error', () => {
-        // Reported once, by 'close' below, which follows every error.
-      });
-      incoming.on('close', () => {
-        if (!incoming.complete && !clientGone)
-          upstreamFailed('mid-answer', new Error('the upstream closed mid-answer'));
-      });
-      const head = endToEndHeaders(incoming.rawHeaders);
-      const capture = capturing ? new BodyCapture(captureLimit) : null;
-      if (inspect !== undefined && capture !== null) holdAnswer(incoming, head, capture);
-      else streamAnswer(incoming, head, capture);
-    };
-
-    const dispatch = (): void => {
-      attempt++;
-      let request: ClientRequest;
-      try {
-        request = send({ agent, hostname: upstream.hostname, port: upstream.port, method, path, headers });
-      } catch (error) {
-        // node refuses to send what it was given (a target it will not write, say).
-        upstreamFailed('before-answer', error);
-        return;
-      }
-      outgoing = request;
-      request.on('response', onAnswer);
-      request.on('error', (error) => {
-        if (answer !== undefined || failed || clientGone) return;
-        const retry =
-          attempt === 1 &&
-          bodiless &&
-          request.reusedSocket &&
-          idempotentMethods.has(method) &&
-          staleConnectionCodes.has(errorCode(error) ?? '');
-        if (retry) {
-          counts.retried++;
-          dispatch();
-          return;
-        }
-        upstreamFailed('before-answer', error);
-      });
-      if (bodiless) {
-        request.end();
-        if (attempt === 1) req.resume();
-        return;
-      }
-      if (requestCapture !== null) req.on('data', (chunk: Buffer) => requestCapture.add(chunk));
-      req.pipe(request);
-    };
-
-    res.on('finish', () => {
-      if (failed) return;
-      counts.completed++;
-      if (completed === undefined || onExchange === undefined) return;
-      counts.captured++;
-      queue.push(completed);
-    });
-    res.on('close', () => {
-      if (!res.writableFinished && !failed) {
-        // The client went away before its answer was whole: so does its request upstream.
-        clientGone = true;
-        counts.clientAborted++;
-        answer?.destroy();
-        outgoing?.destroy();
-        report({ ...base(), kind: 'client-aborted' });
-      }
-      counts.inFlight--;
-      if (closing) {
-        server.closeIdleConnections();
-        if (counts.inFlight === 0) drained?.();
-      }
-    });
-    req.on('error', () => {
-      // A client's broken upload ends its exchange through res's 'close'.
-    });
-
-    dispatch();
+  const context: ForwardingContext = {
+    upstream,
+    captureLimit,
+    capturing: onExchange !== undefined || inspect !== undefined,
+    inspect,
+    answerTimeoutMs: positive('answerTimeoutMs', options.answerTimeoutMs, 0),
+    maxHeaderSize,
+    counts,
+    links,
+    send: (request: RequestOptions): ClientRequest => (secure ? httpsRequest(request) : httpRequest(request)),
+    report,
+    handOver: (exchange) => {
+      if (onExchange !== undefined) queue.push(exchange);
+    },
+    admission: () => (onExchange !== undefined && queue.isFull() ? queue.whenRoom() : undefined),
+    isClosing: () => closing,
+    ended: () => {
+      if (!closing) return;
+      server.closeIdleConnections();
+      if (counts.inFlight === 0) drained?.();
+    },
   };
 
-  const server = createServer({ noDelay: true, requireHostHeader: false }, forward);
+  const forward = forwardExchange.bind(undefined, context);
+  const server = createServer({ noDelay: true, requireHostHeader: false, maxHeaderSize }, forward);
+  // The upstream decides what an Expect header gets (100 Continue, 417, or its answer): node would answer itself.
+  server.on('checkContinue', forward);
+  server.on('checkExpectation', forward);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || !error.code?.startsWith('HPE_')) {
+      socket.destroy();
+      return;
+    }
+    const refusal = refusalOf(error, maxHeaderSize);
+    counts.received++;
+    counts.unanswered.refused++;
+    socket.end(refusal.head);
+    report({
+      kind: 'unanswered',
+      reason: 'refused',
+      sequence: counts.received,
+      method: '',
+      url: '',
+      at: now(),
+      code: error.code,
+      message: errorMessage(error),
+      answered: refusal.status,
+    });
+  });
   await new Promise<void>((done, fail) => {
     const failed = (error: Error): void => {
       const code = errorCode(error);
@@ -590,15 +326,21 @@ async function start(
     }
     server.closeAllConnections();
     await stopped;
-    agent.destroy();
+    links.destroyAll();
     await queue.flush();
+    spill.close();
   };
 
   return {
     url: `http://127.0.0.1:${port}${proxyBasePath}`,
     port,
     upstream,
-    stats: () => ({ ...counts, queue: queue.stats() }),
+    stats: () => ({
+      ...counts,
+      unanswered: { ...counts.unanswered },
+      queue: queue.stats(),
+      spill: { bodies: spill.bodies, bytes: spill.written },
+    }),
     close: () => {
       closed ??= close();
       return closed;

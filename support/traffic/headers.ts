@@ -10,8 +10,10 @@ export type HeaderPair = readonly [name: string, value: string];
 /**
  * RFC 9110 7.6.1 and RFC 9112: these describe the connection they travel on (its framing, its
  * persistence, an upgrade of it, the proxy's own credentials), so each side of a proxy has its own.
+ * Trailer is not one of them (RFC 9110 6.6.2: it announces the trailer fields, which go end to end),
+ * but it only means something in a chunked message: see withoutTrailerAnnouncement.
  */
-const hopByHop = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const hopByHop = new Set(['connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade']);
 
 export function isHopByHop(lowerCaseName: string): boolean {
   return hopByHop.has(lowerCaseName) || lowerCaseName.startsWith('proxy-');
@@ -61,4 +63,15 @@ export function flatHeaders(pairs: readonly HeaderPair[]): string[] {
   const flat: string[] = [];
   for (const [name, value] of pairs) flat.push(name, value);
   return flat;
+}
+
+/**
+ * The flat list without its Trailer header: a message that is not sent chunked carries no trailer
+ * section, and node refuses to write a Trailer header there.
+ */
+export function withoutTrailerAnnouncement(flat: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2)
+    if (flat[i]!.toLowerCase() !== 'trailer') kept.push(flat[i]!, flat[i + 1]!);
+  return kept;
 }

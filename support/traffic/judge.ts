@@ -27,13 +27,15 @@ import {
   type Expectation,
 } from '../judgment/expectations.ts';
 import type { ClassifiedInput } from '../judgment/input-class.ts';
-import { checksOf, judgeAnswer } from '../judgment/registry.ts';
-import { accountIdIsNot } from '../judgment/rules/accounts.ts';
+import { checksOf, judgeAnswer, successStatus } from '../judgment/registry.ts';
+import { accountIdIsNot, disclosesNothingOf } from '../judgment/rules/accounts.ts';
+import { urlCarriesOwnToken, type KnownLinkToken } from '../judgment/rules/payment-link.ts';
 import { checkRecord } from '../judgment/verdict-message.ts';
 import type { VerdictRecord } from '../judgment/verdict-record.ts';
 import { classifyBody } from './body-class.ts';
 import { requestViolations, type ClientFinding } from './client-findings.ts';
 import { credentialOf, type Account, type Credential, type Keys } from './credentials.ts';
+import { httpReading, Representations, routedMethod } from './http-semantics.ts';
 import { basePathOf, relativePath, routeOf, type Route } from './routes.ts';
 import { TrafficState } from './traffic-state.ts';
 import { headerValue, toExchange, type TrafficExchange } from './traffic-exchange.ts';
@@ -121,28 +123,74 @@ function customerIdClass(raw: string): 'integer' | 'wide' | 'readable' | 'not-an
 
 export class TrafficJudge {
   readonly state = new TrafficState();
+  private readonly representations = new Representations();
   private readonly options: JudgeOptions;
 
   constructor(options: JudgeOptions) {
     this.options = options;
   }
 
-  judge(traffic: TrafficExchange): JudgedExchange {
+  /** The operation of an exchange, and whose account asked (the credential it carried). */
+  private locate(
+    traffic: TrafficExchange,
+  ):
+    | { route: Route; credential: Credential; account: Account; keyVariable: string | null; caller: string }
+    | { outside: string } {
     const basePath = this.options.basePath ?? basePathOf(traffic.url);
     const relative = basePath === undefined ? undefined : relativePath(traffic.url, basePath);
-    const route = relative === undefined ? undefined : routeOf(traffic.method, relative);
-    if (route === undefined)
-      return { traffic, outside: 'a path or method the reference does not show', records: [], clientFindings: [] };
-    if (traffic.requestIncomplete !== undefined)
-      return { traffic, route, outside: traffic.requestIncomplete, records: [], clientFindings: [] };
+    const route = relative === undefined ? undefined : routeOf(routedMethod(traffic.method), relative);
+    if (route === undefined) return { outside: 'a path or method the reference does not show' };
     const credential: Credential = this.options.credentialsRecorded
       ? credentialOf(traffic.requestHeaders, this.options.keys)
       : { kind: 'unknown' };
-    const account: Account =
-      credential.kind === 'valid' || credential.kind === 'other-scheme' ? credential.account : 'first';
-    const keyVariable =
-      credential.kind === 'valid' || credential.kind === 'other-scheme' ? this.options.keyVariables[account] : null;
+    const known = credential.kind === 'valid' || credential.kind === 'other-scheme';
+    const account: Account = known ? credential.account : 'first';
+    const keyVariable = known ? this.options.keyVariables[account] : null;
+    return { route, credential, account, keyVariable, caller: known ? `${credential.kind} ${account}` : 'other' };
+  }
+
+  /**
+   * Learns what an exchange shows without judging it (one skipped on purpose): the exchanges after it are held to
+   * what it showed as if it had been judged, so that skipping one never makes a later verdict wrong.
+   */
+  observe(traffic: TrafficExchange): void {
+    const located = this.locate(traffic);
+    if ('outside' in located) return;
+    const { route, account, credential, keyVariable, caller } = located;
     const exchange = toExchange(traffic, route.operation, route.path, keyVariable);
+    this.representations.remember(traffic, caller);
+    if (route.operation === 'createCustomer') this.noteCustomer(exchange, account);
+    else this.learn(route, exchange, account, credential, originOf(traffic));
+  }
+
+  judge(original: TrafficExchange): JudgedExchange {
+    const located = this.locate(original);
+    if ('outside' in located) return { traffic: original, outside: located.outside, records: [], clientFindings: [] };
+    const { route, credential, account, keyVariable, caller } = located;
+    // A 304, a 206 or a HEAD the client asked for, as HTTP makes them (http-semantics.ts).
+    const reading = httpReading(original, this.representations, caller, successStatus(route.operation) ?? 200);
+    const traffic = reading.traffic;
+    this.representations.remember(original, caller);
+    const exchange = toExchange(traffic, route.operation, route.path, keyVariable);
+    const judged = this.judgeRouted(traffic, route, credential, account, exchange);
+    if (reading.wireStatus === undefined) return judged;
+    const wireStatus = reading.wireStatus;
+    return {
+      ...judged,
+      traffic: { ...traffic, status: wireStatus },
+      records: judged.records.map((record) =>
+        record.exchange === undefined ? record : { ...record, exchange: { ...record.exchange, status: wireStatus } },
+      ),
+    };
+  }
+
+  private judgeRouted(
+    traffic: TrafficExchange,
+    route: Route,
+    credential: Credential,
+    account: Account,
+    exchange: Exchange,
+  ): JudgedExchange {
     if (route.operation === 'createCustomer') {
       this.noteCustomer(exchange, account);
       return {
@@ -157,10 +205,15 @@ export class TrafficJudge {
     const judged = this.expectationOf(route, exchange, credential, account, traffic);
     for (const expectation of judged.expectations) records.push(...this.recordsOf(exchange, expectation, traffic));
     records.push(...this.accountData(exchange, credential, account, traffic));
+    records.push(...this.refusalDiscloses(route, exchange, credential, traffic));
     records.push(...judged.extra.map((record) => ({ ...record, source: traffic.source })));
     if (credential.kind === 'valid') records.push(...this.identity(route, exchange, traffic));
     this.learn(route, exchange, account, credential, originOf(traffic));
-    const clientFindings = requestViolations(traffic, route.operation).map((violation) => ({
+    // A request body not kept whole is no finding of the client's: only what the headers show is.
+    const requestFindings = requestViolations(traffic, route.operation).filter(
+      (violation) => traffic.requestIncomplete === undefined || violation.location.startsWith('header '),
+    );
+    const clientFindings = requestFindings.map((violation) => ({
       exchange: records[0]?.exchange ?? {
         operation: route.operation,
         method: exchange.method,
@@ -193,14 +246,36 @@ export class TrafficJudge {
   }
 
   /**
+   * AUTH-REFUSED-NO-EFFECT: a read refused for its credential discloses nothing of the resource asked for (no object
+   * in the answer carries two or more of its fields with its values), as the traffic showed the resource to its owner.
+   */
+  private refusalDiscloses(
+    route: Route,
+    exchange: Exchange,
+    credential: Credential,
+    traffic: TrafficExchange,
+  ): VerdictRecord[] {
+    if (credential.kind !== 'missing' && credential.kind !== 'invalid') return [];
+    if (exchange.status < 400 || exchange.status >= 500 || traffic.incomplete !== undefined) return [];
+    const resource = this.state.resources.get(`${route.operation} ${route.params.id ?? ''}`);
+    if (resource === undefined) return [];
+    const violations = disclosesNothingOf(exchange, resource);
+    return [{ ...checkRecord('AUTH-REFUSED-NO-EFFECT', exchange, violations), source: traffic.source }];
+  }
+
+  /**
    * Judges an answer and keeps every rule's verdict as a record of this exchange. An input's verdict holds what
    * its accepted answer broke under the rules whose checks found it: each registered rule of the operation gets its
    * own record of it too (traffic has no other test that judges them), held where the answer kept it.
    */
   private recordsOf(exchange: Exchange, expectation: Expectation, traffic: TrafficExchange): VerdictRecord[] {
     const judgements = judgeAnswer(exchange, expectation, this.options.settings);
-    // An answer whose body was only partly recorded is judged by its status alone: what the body lacks was not seen.
-    const seen = (violation: Violation): boolean => traffic.incomplete === undefined || violation.location === 'status';
+    // An answer whose body was only partly recorded is judged by its status and headers: what the body lacks was not
+    // seen. A part of a representation (206) is judged by its status alone.
+    const seen = (violation: Violation): boolean =>
+      traffic.incomplete === undefined ||
+      violation.location === 'status' ||
+      (traffic.statusOnly === undefined && violation.location.startsWith('header '));
     const records = judgements.map((judgement) =>
       checkRecord(
         judgement.rule,
@@ -247,7 +322,7 @@ export class TrafficJudge {
         : notServerError('AUTH-BEARER-SCHEME');
       return { expectations: [expectation], extra: [] };
     }
-    const operationExpectation = this.byOperation(route, exchange, account);
+    const operationExpectation = this.byOperation(route, exchange, account, traffic);
     return {
       expectations: [operationExpectation.expectation],
       extra: credential.kind === 'valid' ? this.keyAccepted(exchange, traffic) : [],
@@ -272,7 +347,16 @@ export class TrafficJudge {
     route: Route,
     exchange: Exchange,
     account: Account,
+    traffic: TrafficExchange,
   ): { expectation: Expectation; inputClass?: string } {
+    const open: Partial<Record<OperationId, string>> = {
+      createTransaction: 'TXN-CREATE-OPEN-INPUT',
+      sendTransaction: 'SEND-OPEN-INPUT',
+    };
+    const bodyRule = open[route.operation];
+    if (traffic.requestIncomplete !== undefined && bodyRule !== undefined)
+      // Its input cannot be classified: whatever it was, the server owes it no 5xx.
+      return { expectation: notServerError(bodyRule), inputClass: 'not classified (the body was not kept whole)' };
     switch (route.operation) {
       case 'createTransaction':
         return this.creation(exchange, account);
@@ -358,16 +442,29 @@ export class TrafficJudge {
 
   private link(route: Route, account: Account): Expectation {
     const transaction = this.state.transactions.get(route.params.id ?? '');
-    if (transaction === undefined) return either('UNKNOWN-ID-NOT-5XX');
+    if (transaction === undefined)
+      return this.exactId(route, (id) => this.state.transactions.has(id)) ?? either('UNKNOWN-ID-NOT-5XX');
     if (transaction.account !== account) return refused('ACCOUNT-ISOLATION-4XX');
     // A transaction already sent may no longer give a link (the reference does not say).
     return transaction.sent ? either('LINK-2XX') : accepted('LINK-2XX');
   }
 
+  /**
+   * ID-EXACT: a path id that is a known resource's id followed by other characters (4218abc, 4218;, 4218 and NUL)
+   * is not that resource: it must be refused, whatever a number parser that stops early reads.
+   */
+  private exactId(route: Route, known: (id: string) => boolean): Expectation | undefined {
+    const raw = route.params.id ?? '';
+    const digits = /^[1-9]\d*/.exec(raw)?.[0];
+    if (digits === undefined || digits === raw || !known(digits)) return undefined;
+    return noting(refused('ID-EXACT'), `the id ${JSON.stringify(raw)} is ${digits} followed by other characters`);
+  }
+
   private deletion(route: Route, account: Account): Expectation {
     const raw = route.params.id ?? '';
     const kind = customerIdClass(raw);
-    if (kind === 'not-an-id') return refused('CUSTOMER-ID-INTEGER');
+    if (kind === 'not-an-id')
+      return this.exactId(route, (id) => this.state.customers.has(id)) ?? refused('CUSTOMER-ID-INTEGER');
     if (kind !== 'integer') return notServerError('CUSTOMER-ID-INTEGER');
     const customer = this.state.customers.get(raw);
     if (customer === undefined)
@@ -468,10 +565,10 @@ export class TrafficJudge {
     if (route.operation === 'getPaymentLink' && typeof json?.token === 'string') {
       const earlier = this.state.tokens.get(json.token);
       const theirs = earlier !== undefined && earlier.transactionId !== route.params.id;
+      const url = (json as { url?: unknown }).url;
       return [
-        record(
-          'LINK-TOKEN-OWN',
-          theirs
+        record('LINK-TOKEN-OWN', [
+          ...(theirs
             ? [
                 {
                   location: 'body /token',
@@ -481,11 +578,26 @@ export class TrafficJudge {
                   actual: json.token,
                 },
               ]
-            : [],
-        ),
+            : []),
+          // The check the suite's stateful sequences make, against the tokens the traffic showed.
+          ...urlCarriesOwnToken(
+            { transaction: route.params.id ?? '', token: json.token, url },
+            this.tokensIn(typeof url === 'string' ? url : ''),
+          ),
+        ]),
       ];
     }
     return [];
+  }
+
+  /** The tokens the traffic gave out that a url holds, each with its transaction (looked up by the url's words). */
+  private tokensIn(url: string): KnownLinkToken[] {
+    const found: KnownLinkToken[] = [];
+    for (const word of new Set(url.split(/[^A-Za-z0-9_.~-]+/))) {
+      const known = this.state.tokens.get(word);
+      if (known !== undefined) found.push({ transaction: known.transactionId, token: known.token });
+    }
+    return found;
   }
 
   private noteCustomer(exchange: Exchange, account: Account): void {
@@ -498,8 +610,10 @@ export class TrafficJudge {
   private learn(route: Route, exchange: Exchange, account: Account, credential: Credential, origin: string): void {
     const ok = exchange.status >= 200 && exchange.status < 300;
     const json = exchange.json as Record<string, unknown> | unknown[] | undefined;
-    if (credential.kind === 'valid' && ok && (route.operation === 'getBalance' || route.operation === 'getCurrency'))
+    if (credential.kind === 'valid' && ok && (route.operation === 'getBalance' || route.operation === 'getCurrency')) {
       this.state.noteAccountIds(account, json);
+      this.state.noteResource(route.operation, route.params.id ?? '', json);
+    }
     switch (route.operation) {
       case 'createTransaction': {
         const answer = json as { id?: unknown; amount?: unknown; customer_id?: unknown; customer?: { id?: unknown } };

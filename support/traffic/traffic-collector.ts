@@ -54,8 +54,49 @@ function pathOf(url: string): string {
   }
 }
 
+/** Why exchanges were skipped on purpose: --sample, or --max-judge-lag (their verdict says how many). */
+export type SkipReason = 'sampled' | 'lag';
+
+/** Counts by reason, in the order the reasons first came. */
+export class ReasonCounts {
+  private readonly counts = new Map<string, number>();
+
+  add(reason: string, count = 1): void {
+    if (count > 0) this.counts.set(reason, (this.counts.get(reason) ?? 0) + count);
+  }
+
+  get total(): number {
+    let sum = 0;
+    for (const count of this.counts.values()) sum += count;
+    return sum;
+  }
+
+  entries(): Array<[reason: string, count: number]> {
+    return [...this.counts.entries()];
+  }
+
+  /** "12 (why), 3 (why)". */
+  text(): string {
+    return this.entries()
+      .map(([reason, count]) => `${count} (${reason})`)
+      .join(', ');
+  }
+}
+
 export class TrafficCollector {
   private readonly byCase = new Map<string, TrafficCase>();
+  /**
+   * What was not judged, by why: an internal error judging it, an answer the proxy could not read, an entry of
+   * a HAR that is not an exchange, a hook that failed. Such traffic keeps the verdict from being a pass.
+   */
+  readonly notJudged = new ReasonCounts();
+  /** Requests that got no answer to judge (the upstream unreachable or silent, a connection closed), by why. */
+  readonly unanswered = new ReasonCounts();
+  /** Exchanges skipped on purpose (learnt from, not judged): --sample, --max-judge-lag. */
+  readonly skipped = new ReasonCounts();
+  /** Errors of the judge itself (an exchange it failed on, a report it could not write): the first says what. */
+  internalErrors = 0;
+  firstInternalError: string | undefined;
   readonly operations = new Map<string, OperationTraffic>();
   readonly outside: OutsideExchange[] = [];
   readonly clientFindings: ClientFinding[] = [];
@@ -129,6 +170,13 @@ export class TrafficCollector {
     };
     found.counted.set(key, first);
     found.verdicts.push(first);
+  }
+
+  /** An error of the judge itself on one exchange: counted, that exchange not judged, the others go on. */
+  noteInternalError(message: string, what = 'an error of the judge itself'): void {
+    this.internalErrors++;
+    this.firstInternalError ??= message;
+    this.notJudged.add(what);
   }
 
   /** Broken records counted past the ones kept, by case title. */

@@ -28,8 +28,10 @@ export interface TrafficExchange {
   /** When the request was sent and the answer ended, epoch milliseconds. */
   startedAt: number;
   endedAt: number;
-  /** Set when the body was only partly recorded (a proxy's capture bound, a HAR without content). */
+  /** Set when the body was only partly recorded (a proxy's capture bound, a HAR without content): judged without it. */
   incomplete?: string;
+  /** With incomplete: its headers do not describe a whole representation either (a 206): judged by its status. */
+  statusOnly?: true;
   /** Set when the request's body was only partly kept: its input cannot be classified, so it is not judged. */
   requestIncomplete?: string;
 }
@@ -78,6 +80,7 @@ export function toExchange(
     bodyText: traffic.responseBody,
     json: parsed.json,
     jsonError: parsed.jsonError,
+    ...(parsed.duplicateName === undefined ? {} : { duplicateName: parsed.duplicateName }),
     durationMs: Math.max(0, Math.round(traffic.endedAt - traffic.startedAt)),
     receivedAt: traffic.endedAt,
     keyVariable,

@@ -27,6 +27,7 @@ export interface TrafficReportOptions {
   header: RunHeader;
   /** Where the traffic came from, for the cases' locations: a HAR file's name, or "proxy". */
   origin: string;
+  /** The first entries of a HAR that are no exchange, listed with why (the collector counts them all). */
   skipped: readonly SkippedEntry[];
   /** False: the traffic carries no credentials; the credential rules were not judged. */
   credentialsRecorded: boolean;
@@ -40,6 +41,49 @@ export interface TrafficReport {
   summary: string[];
   serverFindings: number;
   clientFindings: number;
+  /** Reports that could not be written, each with why (the others were). */
+  writeErrors: string[];
+}
+
+/** The title of the case that says what the verdict leaves out, in JUnit and Allure as in the summary. */
+export const notJudgedTitle = 'traffic › not judged';
+
+/**
+ * What the verdict leaves out, in one line, or undefined when it leaves out nothing: the traffic not judged
+ * (with why), the exchanges skipped on purpose, the requests that got no answer to judge.
+ */
+export function incompleteText(collected: TrafficCollector): string | undefined {
+  const parts: string[] = [];
+  const { notJudged, skipped, unanswered } = collected;
+  if (notJudged.total > 0) parts.push(`${notJudged.total} not judged: ${notJudged.text()}`);
+  if (skipped.total > 0) parts.push(`${skipped.total} skipped on purpose: ${skipped.text()}`);
+  if (unanswered.total > 0)
+    parts.push(`${unanswered.total} request(s) without an answer to judge: ${unanswered.text()}`);
+  return parts.length === 0 ? undefined : parts.join('; ');
+}
+
+/** The case of what was not judged: an error (JUnit <error>, Allure broken) unless all was skipped on purpose. */
+function notJudgedCase(collected: TrafficCollector, origin: string): TestRecord | undefined {
+  const text = incompleteText(collected);
+  if (text === undefined) return undefined;
+  return {
+    title: notJudgedTitle,
+    location: origin,
+    rules: [],
+    outcome: collected.notJudged.total > 0 ? 'failed' : 'skipped',
+    verdicts: [],
+    error: `the verdict does not cover all of the traffic: ${text}`,
+  };
+}
+
+/** Runs one write of the reports; a failure is kept (with the file it concerned), and the next write goes on. */
+function guarded(errors: string[], what: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    errors.push(`${what}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
+  }
 }
 
 export const trafficFiles = { coverage: 'traffic-coverage.md', client: 'client-findings.md' } as const;
@@ -64,6 +108,14 @@ export function coverageOfTraffic(collected: TrafficCollector, cases: readonly T
         `${classes.map(([name, count]) => `${name} ${count}`).join(', ') || '—'} | ${judgedRules.size} | ` +
         `${never.map((found) => found.id).join(', ') || '—'} |`,
     );
+  }
+  const incomplete = incompleteText(collected);
+  if (incomplete !== undefined) {
+    lines.push('', '### Not judged', '');
+    for (const [reason, count] of collected.notJudged.entries()) lines.push(`- not judged: ${count}, ${reason}`);
+    for (const [reason, count] of collected.skipped.entries()) lines.push(`- skipped on purpose: ${count}, ${reason}`);
+    for (const [reason, count] of collected.unanswered.entries())
+      lines.push(`- no answer to judge: ${count}, ${reason}`);
   }
   const more = collected.brokenNotListed();
   if (more.length > 0) {
@@ -96,9 +148,19 @@ function clientFindingsText(collected: TrafficCollector): string {
 
 /** Writes every report of the traffic into the output directory; returns the summary and the counts. */
 export function reportTraffic(collected: TrafficCollector, options: TrafficReportOptions): TrafficReport {
-  const cases = collected.cases(options.origin);
+  const gap = notJudgedCase(collected, options.origin);
+  const cases = [...collected.cases(options.origin), ...(gap === undefined ? [] : [gap])];
+  const incomplete = incompleteText(collected);
+  const header: RunHeader =
+    incomplete === undefined
+      ? options.header
+      : {
+          ...options.header,
+          incomplete:
+            options.header.incomplete === undefined ? incomplete : `${options.header.incomplete}; ${incomplete}`,
+        };
   const reports = buildReports(cases, {
-    header: options.header,
+    header,
     junitName: `collect-conformance traffic ${options.origin}`,
     paths: {
       matrix: join(options.outputDir, outputFiles.matrixMarkdown),
@@ -107,14 +169,24 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
       allureResults: options.allureResultsDir,
     },
   });
-  writeReports(options.outputDir, reports, process.env.GITHUB_STEP_SUMMARY);
-  writeFileSync(join(options.outputDir, trafficFiles.coverage), redact(coverageOfTraffic(collected, cases)));
-  writeFileSync(join(options.outputDir, trafficFiles.client), redact(clientFindingsText(collected)));
-  writeAllureResults(
-    options.allureResultsDir,
-    cases,
-    { Target: options.header.target, Traffic: options.origin, 'Finished at': options.header.finishedAt },
-    allureCategories(),
+  const writeErrors: string[] = [];
+  guarded(writeErrors, trafficFiles.coverage, () =>
+    writeFileSync(join(options.outputDir, trafficFiles.coverage), redact(coverageOfTraffic(collected, cases))),
+  );
+  guarded(writeErrors, trafficFiles.client, () =>
+    writeFileSync(join(options.outputDir, trafficFiles.client), redact(clientFindingsText(collected))),
+  );
+  guarded(writeErrors, 'allure-results', () =>
+    writeAllureResults(
+      options.allureResultsDir,
+      cases,
+      { Target: options.header.target, Traffic: options.origin, 'Finished at': options.header.finishedAt },
+      allureCategories(),
+    ),
+  );
+  // Last, as a run writes them: the rule coverage's presence says the reports are complete.
+  guarded(writeErrors, 'the matrix, rule coverage and JUnit', () =>
+    writeReports(options.outputDir, reports, process.env.GITHUB_STEP_SUMMARY),
   );
   const clientFindings = collected.clientFindingsTotal;
   const outside = collected.outsideTotal;
@@ -136,13 +208,14 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
   }
   if (collected.incompleteTotal > 0)
     extra.push(
-      `  partly recorded: ${collected.incompleteTotal} answer(s) judged by their status alone ` +
+      `  partly recorded: ${collected.incompleteTotal} answer(s) judged by their status and headers ` +
         `(${collected.firstIncomplete})`,
     );
   if (outside > 0) extra.push(`  outside the reference: ${outside} exchange(s), listed in ${trafficFiles.coverage}`);
+  if (incomplete !== undefined) extra.push(`  incomplete: ${incomplete}`);
   for (const entry of options.skipped.slice(0, 5))
-    extra.push(`  skipped: ${entry.file} entry ${entry.entry}: ${entry.why}`);
-  if (options.skipped.length > 5) extra.push(`  skipped: ${options.skipped.length - 5} more entries`);
+    extra.push(`  not an exchange: ${entry.file} entry ${entry.entry}: ${entry.why}`);
+  for (const error of writeErrors) extra.push(`  not written: ${error}`);
   extra.push(`  traffic coverage: ${join(options.outputDir, trafficFiles.coverage)}`);
   const [first = '', ...rest] = reports.summary;
   return {
@@ -156,5 +229,6 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
     ].map((line) => redact(line)),
     serverFindings: reports.coverage.totals.fail,
     clientFindings,
+    writeErrors,
   };
 }

@@ -48,6 +48,18 @@ export class TrafficState {
   readonly customers = new Map<string, KnownCustomer>();
   /** The account_id values each account's own answers carried. */
   readonly accountIds = new Map<Account, Set<string>>();
+  /** The balances and currencies read by their owners, by operation and id: what a refused read must not disclose. */
+  readonly resources = new Map<string, Record<string, unknown>>();
+
+  /** Keeps the element of a read's answer that is the resource asked for (bounded: the ids the traffic read). */
+  noteResource(operation: string, id: string, json: unknown): void {
+    if (!Array.isArray(json) || this.resources.size >= 10_000) return;
+    const element = json.find(
+      (item): item is Record<string, unknown> =>
+        item !== null && typeof item === 'object' && String((item as { id?: unknown }).id) === id,
+    );
+    if (element !== undefined) this.resources.set(`${operation} ${id}`, element);
+  }
 
   /** A token as a client may send it back: the string the link gave, or the same digits as a JSON number. */
   tokenFor(sent: unknown): KnownToken | undefined {

@@ -1,23 +1,30 @@
 /**
  * The proxy's side of the judging worker (judging-worker.ts): each exchange the forwarding proxy
- * hands over is copied to the worker and judged there, in the order handed over; the inspect
- * option's exchanges wait for their verdict (the rules they broke); at the end the worker writes the
- * reports and answers with the summary. A worker that fails is the tool's own failure, said in one
- * line: never a verdict on the traffic.
+ * hands over is moved to the worker (its bodies transferred, not copied) and judged there, in the
+ * order handed over; the inspect option's exchanges wait for their verdict (the rules they broke); at
+ * the end the worker writes the reports and answers with the verdict. The worker may be a bounded
+ * number of exchanges and of body bytes behind: past either, the promise judge() returns holds the
+ * proxy's queue, which then holds the traffic (back-pressure), so that nothing is ever dropped. A
+ * worker that fails is the tool's own failure, said in one line: never a verdict on the traffic.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { ownBuffer } from './body-capture.ts';
 import type { CapturedExchange } from './captured-exchange.ts';
 import type { JudgeOptions } from './judge.ts';
+import type { TrafficVerdict } from './judging-session.ts';
+import type { SkipReason } from './traffic-collector.ts';
 import type { TrafficReportOptions } from './traffic-report.ts';
+
+export type { TrafficVerdict } from './judging-session.ts';
 
 export interface JudgingWorkerData {
   judge: JudgeOptions;
 }
 
 export type JudgeRequest =
-  | { type: 'exchange'; captured: CapturedExchange }
+  | { type: 'exchange'; captured: CapturedExchange; skip?: SkipReason }
   | { type: 'inspect'; id: number; captured: CapturedExchange }
   | {
       type: 'report';
@@ -25,39 +32,57 @@ export type JudgeRequest =
       /** Lines after the count of exchanges judged. */
       notes: string[];
       stoppedBy?: string;
+      /** Traffic the proxy could not hand over for judging, by why (it is counted as not judged). */
+      notJudged: Array<[reason: string, count: number]>;
+      /** Requests the proxy got no answer to, by why. */
+      unanswered: Array<[reason: string, count: number]>;
     };
 
 export type JudgeResponse =
   | { type: 'judged' }
   | { type: 'inspected'; id: number; broken: string[] }
-  | {
-      type: 'reported';
-      warning: string | null;
-      summary: string[];
-      serverFindings: number;
-      clientFindings: number;
-      /** A 429 or a gateway's 502/503/504 was met: the upstream was (in part) unavailable. */
-      undecided: boolean;
-    }
+  | ({ type: 'reported' } & TrafficVerdict)
   | { type: 'failed'; id?: number; message: string };
 
-export type TrafficVerdict = Omit<Extract<JudgeResponse, { type: 'reported' }>, 'type'>;
-
-/** Exchanges the worker may be behind before the proxy's queue waits for it. */
+/** Exchanges, and body bytes, the worker may be behind before the proxy's queue waits for it. */
 const maxInFlight = 256;
+const maxInFlightBytes = 32 * 1024 * 1024;
 
 /**
  * The worker's module beside this one: JavaScript when installed; TypeScript in a checkout, loaded through tsx,
- * which a worker registers for itself (the main thread's loader hooks do not reach it).
+ * which a worker registers for itself (the main thread's loader hooks do not reach it). tsx is found from this
+ * module, never from the working directory: the command runs from any directory.
  */
 function startWorker(judge: JudgeOptions): Worker {
   const extension = extname(fileURLToPath(import.meta.url));
   const url = new URL(`./judging-worker${extension}`, import.meta.url);
   const workerData: JudgingWorkerData = { judge };
   if (extension !== '.ts') return new Worker(url, { workerData });
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const module = JSON.stringify(url.href);
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${module}); })`;
+  const bootstrap = `import(${tsx}).then((tsx) => { tsx.register(); return import(${module}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/** The body bytes an exchange carries to the worker. */
+function bytesOf(captured: CapturedExchange): number {
+  return (
+    captured.requestBody.bytes.length +
+    captured.responseBody.bytes.length +
+    (captured.decodedResponseBody?.bytes.length ?? 0)
+  );
+}
+
+/** The exchange with each body in memory of its own, and those memories, to be moved to the worker (not copied). */
+function transferable(captured: CapturedExchange): { captured: CapturedExchange; transfer: ArrayBuffer[] } {
+  const requestBody = { ...captured.requestBody, bytes: ownBuffer(captured.requestBody.bytes) };
+  const responseBody = { ...captured.responseBody, bytes: ownBuffer(captured.responseBody.bytes) };
+  const decoded = captured.decodedResponseBody;
+  const decodedResponseBody = decoded === null ? null : { ...decoded, bytes: ownBuffer(decoded.bytes) };
+  const transfer = new Set<ArrayBuffer>();
+  for (const bytes of [requestBody.bytes, responseBody.bytes, decodedResponseBody?.bytes])
+    if (bytes !== undefined && bytes.length > 0) transfer.add(bytes.buffer as ArrayBuffer);
+  return { captured: { ...captured, requestBody, responseBody, decodedResponseBody }, transfer: [...transfer] };
 }
 
 export class WorkerJudge {
@@ -65,25 +90,44 @@ export class WorkerJudge {
   private readonly inspections = new Map<number, (broken: string[]) => void>();
   private nextId = 0;
   private failure: string | null = null;
-  /** Exchanges posted and not yet judged, and the hook calls waiting for the worker to catch up. */
-  private inFlight = 0;
+  /** The body bytes of each exchange posted and not yet judged, in order, and their sum. */
+  private readonly inFlight: number[] = [];
+  private inFlightHead = 0;
+  private inFlightBytes = 0;
   private readonly waiting: Array<() => void> = [];
   private reported: ((verdict: TrafficVerdict) => void) | null = null;
   private rejectReport: ((error: Error) => void) | null = null;
+  /** Exchanges handed over after the worker failed: not judged. */
+  lost = 0;
 
   constructor(judge: JudgeOptions) {
     this.worker = startWorker(judge);
     this.worker.on('message', (response: JudgeResponse) => this.receive(response));
     this.worker.on('error', (error) => this.fail(`the judging worker failed: ${error.message}`));
     this.worker.on('exit', (code) => {
-      if (this.reported !== null || this.inspections.size > 0) this.fail(`the judging worker exited (${code})`);
+      if (this.reported !== null || this.inspections.size > 0 || this.inFlight.length > this.inFlightHead)
+        this.fail(`the judging worker exited (${code})`);
     });
+  }
+
+  /** Why the worker failed, or null. */
+  get failed(): string | null {
+    return this.failure;
+  }
+
+  private behind(): boolean {
+    return this.inFlight.length - this.inFlightHead >= maxInFlight || this.inFlightBytes >= maxInFlightBytes;
   }
 
   private receive(response: JudgeResponse): void {
     if (response.type === 'judged') {
-      this.inFlight--;
-      if (this.inFlight < maxInFlight) for (const resume of this.waiting.splice(0)) resume();
+      this.inFlightBytes -= this.inFlight[this.inFlightHead] ?? 0;
+      this.inFlightHead++;
+      if (this.inFlightHead > 1024 && this.inFlightHead * 2 > this.inFlight.length) {
+        this.inFlight.splice(0, this.inFlightHead);
+        this.inFlightHead = 0;
+      }
+      if (!this.behind()) for (const resume of this.waiting.splice(0)) resume();
     } else if (response.type === 'inspected') {
       this.inspections.get(response.id)?.(response.broken);
       this.inspections.delete(response.id);
@@ -110,15 +154,22 @@ export class WorkerJudge {
   }
 
   /**
-   * Judges an exchange in the worker. Nothing waits for it, unless the worker is maxInFlight exchanges behind: then
-   * the promise holds the forwarding proxy's queue (bounded, its oldest dropped and counted) until it catches up, so
-   * that what waits for the judge is bounded on both sides.
+   * Judges an exchange in the worker (or, skipped on purpose, lets it only learn from it). Nothing waits for it,
+   * unless the worker is maxInFlight exchanges or maxInFlightBytes behind: then the promise holds the forwarding
+   * proxy's queue until it catches up, so that what waits for the judge is bounded on both sides.
    */
-  judge(captured: CapturedExchange): undefined | Promise<void> {
-    if (this.failure !== null) return undefined;
-    this.inFlight++;
-    this.worker.postMessage({ type: 'exchange', captured } satisfies JudgeRequest);
-    if (this.inFlight < maxInFlight) return undefined;
+  judge(captured: CapturedExchange, skip?: SkipReason): undefined | Promise<void> {
+    if (this.failure !== null) {
+      this.lost++;
+      return undefined;
+    }
+    const moved = transferable(captured);
+    const size = bytesOf(moved.captured);
+    this.inFlight.push(size);
+    this.inFlightBytes += size;
+    const request: JudgeRequest = { type: 'exchange', captured: moved.captured, ...(skip ? { skip } : {}) };
+    this.worker.postMessage(request, moved.transfer);
+    if (!this.behind()) return undefined;
     return new Promise((resume) => this.waiting.push(resume));
   }
 
@@ -130,10 +181,14 @@ export class WorkerJudge {
 
   /** The rules an exchange broke, once the worker has judged it (and every exchange handed over before it). */
   inspect(captured: CapturedExchange): Promise<string[]> {
-    if (this.failure !== null) return Promise.resolve([]);
+    if (this.failure !== null) {
+      this.lost++;
+      return Promise.resolve([]);
+    }
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.inspections.set(id, resolve);
+      // Copied, not moved: the proxy still sends this answer's bytes to the client.
       this.worker.postMessage({ type: 'inspect', id, captured } satisfies JudgeRequest);
     });
   }

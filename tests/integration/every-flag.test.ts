@@ -82,12 +82,14 @@ describe('every flag of every --help, given to its command', () => {
     assert.match(result.stdout, /Total: \d+ tests? in \d+ files?/);
   });
 
+  // Nothing to judge is inconclusive (exit 3, saying so), never a pass: what matters here is that no flag is refused.
   test('judge: every flag, an empty HAR judged', () => {
     const cwd = mkdtempSync(join(scratch, 'judge-run-'));
     const har = join(cwd, 'empty.har');
     writeFileSync(har, JSON.stringify({ log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [] } }));
     const result = start('judge', [har, ...everyFlag('judge')], cwd);
-    assert.equal(result.status, 0, `${result.stdout.slice(-2000)}\n${result.stderr}`);
+    assert.equal(result.status, 3, `${result.stdout.slice(-2000)}\n${result.stderr}`);
+    assert.match(result.stderr, /nothing was judged/);
   });
 
   test('proxy: every flag, started and ended with its command', () => {
@@ -95,8 +97,9 @@ describe('every flag of every --help, given to its command', () => {
     // From the checkout: its judging worker loads the sources through tsx, which resolves from there.
     const args = [...everyFlag('proxy', { output }), '--', process.execPath, '-e', ''];
     const result = start('proxy', args, projectRoot);
-    assert.equal(result.status, 0, `${result.stdout.slice(-2000)}\n${result.stderr}`);
+    assert.equal(result.status, 3, `${result.stdout.slice(-2000)}\n${result.stderr}`);
     assert.match(result.stdout, /collect-conformance proxy: http:\/\/127\.0\.0\.1:\d+\/v1 → /);
+    assert.match(result.stderr, /nothing was judged/);
   });
 
   test('mock: every flag, started and answering', { timeout: 60_000 }, async () => {

@@ -23,7 +23,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,7 @@ import { inflateRawSync } from 'node:zlib';
 import { startMockServer, type RunningMock } from '../../mock/server.ts';
 import { leakingOptionsIn, refuseLeakingDiagnostics } from '../../support/lifecycle/debug-guard.ts';
 import { ConfigError } from '../../support/lifecycle/config.ts';
+import { filesUnder, needles } from './leak-scan.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-secrets-'));
@@ -54,27 +55,6 @@ after(async () => {
   await mock.close();
   rmSync(scratch, { recursive: true, force: true });
 });
-
-/** Every form in which the canary could be written: a hit on any of them is a leak. */
-export function needles(secret: string): Map<string, string> {
-  const forms = new Map<string, string>([
-    ['raw', secret],
-    ['lower case', secret.toLowerCase()],
-    ['upper case', secret.toUpperCase()],
-    ['URL-encoded', encodeURIComponent(secret)],
-    ['JSON-escaped', JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/')],
-  ]);
-  const bytes = Buffer.from(secret, 'utf8');
-  for (let start = 0; start < 3; start += 1) {
-    // The base64 of the canary's bytes from `start`, in whole 3-byte groups: a substring of the base64 of any
-    // text that contains the canary at a position ≡ -start (mod 3), e.g. base64("canary:") or "Basic ..." values.
-    const usable = Math.floor((bytes.length - start) / 3) * 3;
-    const encoded = bytes.subarray(start, start + usable).toString('base64');
-    forms.set(`base64 (alignment ${start})`, encoded);
-    forms.set(`base64url (alignment ${start})`, encoded.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
-  return forms;
-}
 
 /** The entries of a zip archive (stored or deflated), read from its central directory. */
 export function unzipEntries(archive: Buffer): { name: string; data: Buffer }[] {
@@ -115,16 +95,6 @@ function contents(name: string, data: Buffer, depth = 0): { name: string; data: 
   const embedded = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/.exec(data.toString('latin1'));
   if (embedded?.[1]) found.push(...contents(`${name}!embedded.zip`, Buffer.from(embedded[1], 'base64'), depth + 1));
   return found;
-}
-
-function filesUnder(root: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(root, { withFileTypes: true })) {
-    const path = join(root, entry.name);
-    if (entry.isDirectory()) files.push(...filesUnder(path));
-    else if (entry.isFile()) files.push(path);
-  }
-  return files;
 }
 
 function leaks(root: string, extra: { name: string; text: string }[]): string[] {

@@ -163,7 +163,7 @@ describe('the proxy without a command', () => {
       { PCS_SECRET_KEY: 'sk_sandbox_gone_0001' },
     );
     assert.equal(result.code, 3, lastLines(result));
-    assert.match(result.stderr, /could not be reached \(ECONNREFUSED\); the client got 502/);
+    assert.match(result.stderr, /could not be reached.*\(the client got 502\) \(ECONNREFUSED\)/);
     assert.match(result.stdout, /command: .* exited 0/);
   });
 });
@@ -222,7 +222,7 @@ describe('bad input: one line, exit 2', () => {
     oneLine(await runCommand(['judge', notHar]), /other\.har/);
   });
 
-  test('an entry without a response is listed and skipped, never a crash', async () => {
+  test('an entry without a response is listed and counted, never a crash; judging nothing is no pass', async () => {
     const file = join(scratch, 'partial.har');
     writeFileSync(
       file,
@@ -239,7 +239,9 @@ describe('bad input: one line, exit 2', () => {
       }),
     );
     const result = await runCommand(['judge', file, '--output', join(scratch, 'partial')]);
-    assert.equal(result.code, 0, lastLines(result));
-    assert.match(result.stdout, /skipped: \S*partial\.har entry \d+: no response/);
+    assert.equal(result.code, 3, lastLines(result));
+    assert.match(result.stdout, /not an exchange: \S*partial\.har entry \d+: no response/);
+    assert.match(result.stdout, /without an answer to judge: 1 \(no response\)/);
+    assert.match(result.stderr, /nothing was judged/);
   });
 });

@@ -81,11 +81,12 @@ describe('the upstream', () => {
 
 describe('headers', () => {
   test('hop-by-hop: the connection-level headers and every Proxy-*', () => {
-    for (const name of ['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
+    for (const name of ['connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade'])
       assert.ok(isHopByHop(name), name);
     assert.ok(isHopByHop('proxy-authorization'));
     assert.ok(isHopByHop('proxy-connection'));
-    for (const name of ['host', 'authorization', 'content-length', 'content-encoding', 'trailers', 'x-proxy'])
+    // Trailer announces end-to-end trailer fields (RFC 9110 6.6.2): it goes through with them.
+    for (const name of ['host', 'authorization', 'content-length', 'content-encoding', 'trailer', 'x-proxy'])
       assert.ok(!isHopByHop(name), name);
   });
 
@@ -223,21 +224,30 @@ describe('the queue in front of the hook', () => {
   interface Item {
     id: number;
     body: number;
+    onDisk?: boolean;
   }
-  const handlers = (delivered: Item[], gate?: Promise<void>) => ({
-    bodyBytes: (item: Item) => item.body,
-    dropBodies: (item: Item) => ({ ...item, body: 0 }),
-    deliver: async (item: Item) => {
-      await gate;
-      if (item.id === 13) throw new Error('unlucky');
-      delivered.push(item);
-    },
-    failed: () => {},
-  });
+  const handlers = (delivered: Item[], gate?: Promise<void>, room = Number.POSITIVE_INFINITY) => {
+    let disk = 0;
+    return {
+      bodyBytes: (item: Item) => (item.onDisk ? 0 : item.body),
+      spill: (item: Item) => {
+        if (disk + item.body > room) return undefined;
+        disk += item.body;
+        return { ...item, onDisk: true };
+      },
+      deliver: async (item: Item) => {
+        await gate;
+        if (item.id === 13) throw new Error('unlucky');
+        if (item.onDisk) disk -= item.body;
+        delivered.push(item);
+      },
+      failed: () => {},
+    };
+  };
 
   test('delivers in order, later than the push, one at a time, and goes on after a failure', async () => {
     const delivered: Item[] = [];
-    const queue = new ExchangeQueue<Item>({ maxItems: 100, maxBodyBytes: 1000 }, handlers(delivered));
+    const queue = new ExchangeQueue<Item>({ maxItems: 100, maxMemoryBytes: 1000 }, handlers(delivered));
     for (let id = 10; id < 16; id++) queue.push({ id, body: 1 });
     assert.equal(delivered.length, 0, 'nothing is delivered on the pushing turn');
     await queue.flush();
@@ -253,31 +263,47 @@ describe('the queue in front of the hook', () => {
     await queue.flush();
   });
 
-  test('past its byte budget the oldest lose their bodies; past its length the oldest go', async () => {
+  test('past its memory budget bodies are spilled; past its length it is full; nothing is ever dropped', async () => {
     let open = (): void => {};
     const gate = new Promise<void>((done) => {
       open = done;
     });
     const delivered: Item[] = [];
-    const queue = new ExchangeQueue<Item>({ maxItems: 5, maxBodyBytes: 250 }, handlers(delivered, gate));
+    const queue = new ExchangeQueue<Item>({ maxItems: 5, maxMemoryBytes: 250 }, handlers(delivered, gate));
     for (let id = 0; id < 12; id++) queue.push({ id, body: 100 });
     const stats = queue.stats();
-    assert.ok(stats.waiting <= 5, `${stats.waiting} waiting`);
-    assert.ok(stats.bodyBytes <= 250, `${stats.bodyBytes} bytes held`);
-    assert.equal(stats.itemsDropped, 7);
-    assert.ok(stats.bodiesDropped >= 3);
+    assert.ok(stats.bodyBytes <= 250, `${stats.bodyBytes} bytes held in memory`);
+    assert.equal(stats.spilled, 10, 'the bodies past the budget went to disk');
+    assert.equal(queue.isFull(), true);
+    let roomMade = false;
+    const room = queue.whenRoom().then(() => {
+      roomMade = true;
+    });
+    await new Promise((done) => setImmediate(done));
+    assert.equal(roomMade, false, 'a full queue holds the pusher until the consumer catches up');
     open();
+    await room;
     await queue.flush();
-    // The newest five, the oldest of them without bodies.
     assert.deepEqual(
-      delivered.map((item) => [item.id, item.body]),
-      [
-        [7, 0],
-        [8, 0],
-        [9, 0],
-        [10, 100],
-        [11, 100],
-      ],
+      delivered.map((item) => item.id),
+      Array.from({ length: 12 }, (_, id) => id),
     );
+    assert.equal(queue.stats().full, 1);
+  });
+
+  test('with the spill full too, memory past the budget makes it full', async () => {
+    let open = (): void => {};
+    const gate = new Promise<void>((done) => {
+      open = done;
+    });
+    const delivered: Item[] = [];
+    const queue = new ExchangeQueue<Item>({ maxItems: 100, maxMemoryBytes: 100 }, handlers(delivered, gate, 200));
+    for (let id = 0; id < 4; id++) queue.push({ id, body: 100 });
+    assert.equal(queue.stats().spilled, 2);
+    assert.equal(queue.isFull(), true, 'over the memory budget with nowhere to spill');
+    open();
+    await queue.whenRoom();
+    await queue.flush();
+    assert.equal(delivered.length, 4);
   });
 });

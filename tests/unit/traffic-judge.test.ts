@@ -304,7 +304,7 @@ describe('the traffic judge', () => {
     assert.ok(broken(judge.judge(exchange('POST', '/transactions', 500, error(500), { body: creation }))).length > 0);
   });
 
-  test('an answer recorded in part is judged by its status alone; a request recorded in part not at all', () => {
+  test('an answer recorded in part is judged by status and headers; a request recorded in part by its status', () => {
     const judge = judgeOf();
     const partial = judge.judge(
       exchange('POST', '/transactions', 201, undefined, {
@@ -326,8 +326,18 @@ describe('the traffic judge', () => {
         extra: { requestIncomplete: 'the request’s body was not kept whole' },
       }),
     );
-    assert.equal(cut.records.length, 0);
-    assert.match(cut.outside ?? '', /not kept whole/);
+    // Filed under its operation (never "outside the reference"), owed no 5xx whatever its input was.
+    assert.equal(cut.outside, undefined);
+    assert.equal(cut.route?.operation, 'createTransaction');
+    assert.deepEqual(broken(cut), []);
+    assert.deepEqual(cut.clientFindings, [], 'a body not kept whole is no finding of the client');
+    const cutFailing = judge.judge(
+      exchange('POST', '/transactions', 500, error(500), {
+        raw: '{"description":"x","amount":15',
+        extra: { requestIncomplete: 'the request’s body was not kept whole' },
+      }),
+    );
+    assert.deepEqual(broken(cutFailing), ['TXN-CREATE-OPEN-INPUT']);
   });
 
   test('a path the reference does not show is listed, not judged', () => {

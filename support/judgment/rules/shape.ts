@@ -35,14 +35,35 @@ function unsetFieldLocations(exchange: Exchange, context: AnswerContext): Set<st
   );
 }
 
+/**
+ * RFC 8259 section 4: the names within an object SHOULD be unique. An answer that names a member twice
+ * (`"status":500,"status":200`) is read differently by different parsers (the first, the last, or a refusal):
+ * its shape is not the documented one for every client.
+ */
+export function namesUnique(exchange: Pick<Exchange, 'duplicateName'>): Violation[] {
+  const duplicate = exchange.duplicateName;
+  if (duplicate === undefined) return [];
+  return [
+    {
+      location: `body ${duplicate.pointer || '/'}`,
+      expected: 'each member named once (RFC 8259 section 4: parsers keep the first, the last, or refuse)',
+      actual: `the member ${JSON.stringify(duplicate.name)} named twice`,
+      type: 'schema',
+    },
+  ];
+}
+
 function shapeCheck(id: OperationId): RegisteredCheck {
   const schema = successSchema(id);
   const violations = (exchange: Exchange, context: AnswerContext, strict: boolean): Violation[] => {
     if (schema === undefined) return bodyIsEmpty(exchange);
     const unset = unsetFieldLocations(exchange, context);
-    return bodyMatchesSchema(exchange, schema, strict ? 'strict' : 'reference').filter(
-      (violation) => !unset.has(violation.location),
-    );
+    return [
+      ...namesUnique(exchange),
+      ...bodyMatchesSchema(exchange, schema, strict ? 'strict' : 'reference').filter(
+        (violation) => !unset.has(violation.location),
+      ),
+    ];
   };
   // The strict layer only adds to the reference one: an answer it accepts, the reference accepts too, so a
   // conforming answer is validated once. A value that does not exist yet (gap row not-yet-values), null or

@@ -33,6 +33,7 @@ import type { Target } from '../../../support/lifecycle/target.ts';
 import { rule, type RuleKind } from '../../../contract/rules.ts';
 import type { CreateCustomerBody, CreateTransactionBody } from '../../../contract/types.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
+import { urlCarriesOwnToken } from '../../../support/judgment/rules/payment-link.ts';
 import { createdCustomerId } from '../../../support/lifecycle/ledger.ts';
 
 interface ModelTransaction {
@@ -258,39 +259,11 @@ class GetLink implements Cmd {
       return;
     }
     const { token, url } = exchange.json as { token: unknown; url: unknown };
-    verify(real, 'LINK-TOKEN-OWN', exchange, urlCarriesOwnToken(model, transaction, token, url));
+    const others = model.transactions.map((other) => ({ transaction: other.id, token: other.token }));
+    verify(real, 'LINK-TOKEN-OWN', exchange, urlCarriesOwnToken({ transaction: transaction.id, token, url }, others));
     transaction.token = token;
   }
   toString = (): string => `getPaymentLink(open transaction #${this.pick})`;
-}
-
-/**
- * A url that visibly carries a token carries its own transaction's,
- * not the token of another transaction of the sequence.
- */
-function urlCarriesOwnToken(
-  model: Readonly<Model>,
-  transaction: ModelTransaction,
-  token: unknown,
-  url: unknown,
-): Violation[] {
-  if (typeof url !== 'string' || (typeof token === 'string' && token.length >= 6 && url.includes(token))) return [];
-  const other = model.transactions.find(
-    (candidate) =>
-      candidate !== transaction &&
-      typeof candidate.token === 'string' &&
-      candidate.token.length >= 6 &&
-      url.includes(candidate.token),
-  );
-  return other === undefined
-    ? []
-    : [
-        {
-          location: 'body /url',
-          expected: `a link of transaction ${transaction.id} (its token ${describeValue(token)})`,
-          actual: `${describeValue(url)}, which carries the token of transaction ${other.id}`,
-        },
-      ];
 }
 
 class LinkUnknownTransaction implements Cmd {
