@@ -27,6 +27,8 @@ import {
   type Expectation,
 } from '../judgment/expectations.ts';
 import type { ClassifiedInput } from '../judgment/input-class.ts';
+import { anotherTokenInput } from '../judgment/token-forms.ts';
+import { amountPointer, notGivenAmountViolations, owesAnswerWithoutAmount } from '../judgment/rules/money.ts';
 import { checksOf, judgeAnswer } from '../judgment/registry.ts';
 import { accountIdIsNot } from '../judgment/rules/accounts.ts';
 import { checkRecord } from '../judgment/verdict-message.ts';
@@ -247,10 +249,13 @@ export class TrafficJudge {
         : notServerError('AUTH-BEARER-SCHEME');
       return { expectations: [expectation], extra: [] };
     }
-    const operationExpectation = this.byOperation(route, exchange, account);
+    const operationExpectation = this.byOperation(route, exchange, account, traffic);
     return {
       expectations: [operationExpectation.expectation],
-      extra: credential.kind === 'valid' ? this.keyAccepted(exchange, traffic) : [],
+      extra: [
+        ...(credential.kind === 'valid' ? this.keyAccepted(exchange, traffic) : []),
+        ...(operationExpectation.extra ?? []),
+      ],
       ...(operationExpectation.inputClass ? { inputClass: operationExpectation.inputClass } : {}),
     };
   }
@@ -272,10 +277,11 @@ export class TrafficJudge {
     route: Route,
     exchange: Exchange,
     account: Account,
-  ): { expectation: Expectation; inputClass?: string } {
+    traffic: TrafficExchange,
+  ): { expectation: Expectation; inputClass?: string; extra?: VerdictRecord[] } {
     switch (route.operation) {
       case 'createTransaction':
-        return this.creation(exchange, account);
+        return this.creation(exchange, account, traffic.incomplete === undefined);
       case 'sendTransaction':
         return this.send(route, exchange, account);
       case 'getPaymentLink':
@@ -291,15 +297,25 @@ export class TrafficJudge {
     }
   }
 
-  private creation(exchange: Exchange, account: Account): { expectation: Expectation; inputClass: string } {
+  private creation(
+    exchange: Exchange,
+    account: Account,
+    complete: boolean,
+  ): { expectation: Expectation; inputClass: string; extra: VerdictRecord[] } {
     const contentType = exchange.requestHeaders['content-type'];
     const body = classifyBody('create-transaction-body', exchange.requestBody, contentType, {}, this.options.pinned);
-    if (body.kind === 'malformed') return { expectation: refused('MALFORMED-JSON-4XX'), inputClass: 'must-refuse' };
+    if (body.kind === 'malformed')
+      return { expectation: refused('MALFORMED-JSON-4XX'), inputClass: 'must-refuse', extra: [] };
     const strict = this.options.settings.strict;
+    const extra = complete ? this.amountNotGiven(body, exchange, account) : [];
     const customerId = valueAtPointer(body.body, '/customer/id');
+    let asRead = readAs;
     if (customerId !== undefined && body.input.class !== 'must-refuse') {
       // A customer the traffic did not show alive for this account may not exist: the creation may go either way.
       const known = this.state.customers.get(String(customerId));
+      // One it did: accepted, the answer names that customer where it names one (TXN-CREATE-CUSTOMER-KEPT).
+      if (known !== undefined && !known.deleted && known.account === account && typeof customerId === 'number')
+        asRead = (reading) => ({ ...readAs(reading), customerId });
       if (known === undefined || known.deleted || known.account !== account) {
         const open: ClassifiedInput = {
           ...body.input,
@@ -310,13 +326,42 @@ export class TrafficJudge {
         return {
           expectation: classified('CUSTOMER-REFERENCE-NOT-5XX', open, strict, readAs),
           inputClass: 'accept-or-refuse',
+          extra,
         };
       }
     }
     return {
-      expectation: classified(creationRule(body.input), body.input, strict, readAs),
+      expectation: classified(creationRule(body.input), body.input, strict, asRead),
       inputClass: body.input.class,
+      extra,
     };
+  }
+
+  /**
+   * TXN-CREATE-AMOUNT-EXACT for an amount read as "not given" (null, an array, an object: rules/money.ts), against
+   * what the traffic showed of the same account's creation without an amount, when it showed one (a body whose
+   * other fields are all to accept); such a creation is kept here for the ones after it.
+   */
+  private amountNotGiven(
+    body: { body: unknown; fields: ClassifiedInput[] },
+    exchange: Exchange,
+    account: Account,
+  ): VerdictRecord[] {
+    const value = valueAtPointer(body.body, amountPointer);
+    if (value === undefined) {
+      const alone = body.fields.every((field) => field.subject === amountPointer || field.class === 'must-accept');
+      if (alone && transientKind(exchange.status) === undefined && exchange.status >= 200 && exchange.status < 500)
+        this.state.withoutAmount.set(account, {
+          status: exchange.status,
+          json: { amount: valueAtPointer(exchange.json, amountPointer) },
+        });
+      return [];
+    }
+    const field = body.fields.find((candidate) => candidate.subject === amountPointer);
+    const twin = this.state.withoutAmount.get(account);
+    if (field === undefined || twin === undefined || !owesAnswerWithoutAmount(field, value)) return [];
+    if (exchange.status < 200 || exchange.status >= 300) return [];
+    return [checkRecord('TXN-CREATE-AMOUNT-EXACT', exchange, notGivenAmountViolations(exchange, twin, field.what))];
   }
 
   private send(route: Route, exchange: Exchange, account: Account): { expectation: Expectation; inputClass: string } {
@@ -334,6 +379,20 @@ export class TrafficJudge {
     const token = this.state.tokenFor(sentToken);
     if (sentToken === undefined || sentToken === null)
       return { expectation: notAccepted('SEND-TOKEN-REQUIRED'), inputClass: 'must-refuse' };
+    // The integer of a token the traffic showed that starts with 0: another token, which may be refused or accepted.
+    const zeroPadded = token === undefined ? this.state.tokenStartingWithZero(sentToken) : undefined;
+    if (zeroPadded !== undefined && zeroPadded.account === account && typeof sentToken === 'number') {
+      const amount = this.state.transactions.get(zeroPadded.transactionId)?.amount;
+      return {
+        expectation: classified(
+          'SEND-TOKEN-INTEGER',
+          anotherTokenInput(zeroPadded.token, sentToken),
+          this.options.settings.strict,
+          () => (amount === undefined ? {} : { amount }),
+        ),
+        inputClass: 'accept-or-refuse',
+      };
+    }
     if (token === undefined)
       // A token no answer of the traffic gave: it may still be one the target issued.
       return { expectation: either('SEND-OPEN-INPUT'), inputClass: 'unknown token' };
@@ -541,7 +600,8 @@ export class TrafficJudge {
         } catch {
           return;
         }
-        const token = this.state.tokenFor(sent);
+        // A token of digits that starts with 0, sent as its integer and accepted, was sent too.
+        const token = this.state.tokenFor(sent) ?? this.state.tokenStartingWithZero(sent);
         if (token === undefined || token.account !== account) return;
         token.sent = true;
         const transaction = this.state.transactions.get(token.transactionId);
