@@ -59,12 +59,14 @@ export function coercingServer(): Hooks {
       const validate =
         c.operation === 'createTransaction' ? creation : c.operation === 'sendTransaction' ? send : undefined;
       if (validate === undefined || c.request.body === undefined) return undefined;
-      // Money is checked before coercion (a preValidation hook): coerced, true would be charged 1 and [1500] 1500.
+      // Money is checked before coercion (a preValidation hook): coerced, true would be charged 1, [1500] 1500 and
+      // "0x10" 16. A number, or a text of decimal digits, goes on to be coerced.
       const amount = isObject(c.request.body) ? c.request.body.amount : undefined;
-      if (
-        c.operation === 'createTransaction' &&
-        (typeof amount === 'boolean' || (amount !== null && typeof amount === 'object'))
-      )
+      const money =
+        amount === undefined ||
+        typeof amount === 'number' ||
+        (typeof amount === 'string' && /^\s*\d+\s*$/.test(amount));
+      if (c.operation === 'createTransaction' && !money && amount !== null)
         return invalid('body/amount must be integer');
       if (validate(c.request.body)) return undefined;
       const first = validate.errors?.[0];
@@ -142,8 +144,8 @@ export function coercionVariants(): Variant[] {
       operations: ['createTransaction', 'sendTransaction'],
       description:
         "bodies validated and coerced as Fastify does by default (ajv coerceTypes 'array'): " +
-        '"1000" read as 1000, numbers as strings, one-element arrays as their element; an amount that is a ' +
-        'boolean, an array or an object refused before coercion',
+        '"1000" read as 1000, numbers as strings, one-element arrays as their element; an amount that is not a ' +
+        'number or decimal digits (a boolean, an array, an object, "0x10") refused before coercion',
       create: coercingServer,
     }),
   ];
