@@ -7,6 +7,8 @@
  * (support/traffic/traffic-state.ts): a link's token and its transaction's amount, a customer
  * deleted, which account owns what. Every judgment is a verdict record whose source is the exchange.
  */
+import { createHash } from 'node:crypto';
+import { stringifyJson } from '../../contract/big-integers.ts';
 import type { OperationId } from '../../contract/operations.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
 import { valueAtPointer } from '../../contract/json-pointer.ts';
@@ -28,7 +30,12 @@ import {
 } from '../judgment/expectations.ts';
 import type { ClassifiedInput } from '../judgment/input-class.ts';
 import { anotherTokenInput } from '../judgment/token-forms.ts';
-import { amountPointer, notGivenAmountViolations, owesAnswerWithoutAmount } from '../judgment/rules/money.ts';
+import {
+  amountPointer,
+  notGivenAmountViolations,
+  owesAnswerWithoutAmount,
+  withoutAmount,
+} from '../judgment/rules/money.ts';
 import { checksOf, judgeAnswer } from '../judgment/registry.ts';
 import { accountIdIsNot } from '../judgment/rules/accounts.ts';
 import { checkRecord } from '../judgment/verdict-message.ts';
@@ -339,28 +346,23 @@ export class TrafficJudge {
 
   /**
    * TXN-CREATE-AMOUNT-EXACT for an amount read as "not given" (null, an array, an object: rules/money.ts), against
-   * what the traffic showed of the same account's creation without an amount, when it showed one (a body whose
-   * other fields are all to accept); such a creation is kept here for the ones after it.
+   * what the traffic showed of the same account's creation of the same body without an amount, when it showed one
+   * first; a creation without an amount is kept for the ones after it (by the body's digest: its status and amount).
    */
-  private amountNotGiven(
-    body: { body: unknown; fields: ClassifiedInput[] },
-    exchange: Exchange,
-    account: Account,
-  ): VerdictRecord[] {
+  private amountNotGiven(body: { body: unknown; fields: ClassifiedInput[] }, exchange: Exchange, account: Account) {
     const value = valueAtPointer(body.body, amountPointer);
     if (value === undefined) {
-      const alone = body.fields.every((field) => field.subject === amountPointer || field.class === 'must-accept');
-      if (alone && transientKind(exchange.status) === undefined && exchange.status >= 200 && exchange.status < 500)
-        this.state.withoutAmount.set(account, {
+      if (transientKind(exchange.status) === undefined && exchange.status >= 200 && exchange.status < 500)
+        this.state.withoutAmount.set(bodyDigest(account, body.body), {
           status: exchange.status,
           json: { amount: valueAtPointer(exchange.json, amountPointer) },
         });
       return [];
     }
     const field = body.fields.find((candidate) => candidate.subject === amountPointer);
-    const twin = this.state.withoutAmount.get(account);
-    if (field === undefined || twin === undefined || !owesAnswerWithoutAmount(field, value)) return [];
-    if (exchange.status < 200 || exchange.status >= 300) return [];
+    if (field === undefined || !owesAnswerWithoutAmount(field, value)) return [];
+    const twin = this.state.withoutAmount.get(bodyDigest(account, withoutAmount(body.body)));
+    if (twin === undefined || exchange.status < 200 || exchange.status >= 300) return [];
     return [checkRecord('TXN-CREATE-AMOUNT-EXACT', exchange, notGivenAmountViolations(exchange, twin, field.what))];
   }
 
@@ -621,6 +623,23 @@ export class TrafficJudge {
         return;
     }
   }
+}
+
+/** A body's digest, for an account: its JSON with the members of every object in name order. */
+function bodyDigest(account: Account, body: unknown): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+          )
+        : value;
+  return createHash('sha256')
+    .update(`${account}\n${stringifyJson(sorted(body)) ?? ''}`)
+    .digest('base64');
 }
 
 /** The amount a creation body carries as a JSON integer, if it does. */

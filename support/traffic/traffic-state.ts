@@ -11,7 +11,8 @@
  *   their account, and whether one was deleted with 204 (deleting it again owes 404);
  * - requests another account made on a resource (its owner's later requests must find it as it was);
  * - the account_id each account's answers carry (an answer to one never carries the other's);
- * - what a creation without an amount was answered, per account (an amount read as "not given" owes the same).
+ * - what a creation without an amount was answered, by body (the same body with an amount read as "not given" owes
+ *   the same).
  */
 import type { Account } from './credentials.ts';
 
@@ -51,10 +52,10 @@ export class TrafficState {
   readonly tokens = new Map<string, KnownToken>();
   readonly customers = new Map<string, KnownCustomer>();
   /**
-   * What each account's creation without an amount (its other fields all to accept) was answered: a creation that
-   * sent an amount read as "not given" owes the same (support/judgment/rules/money.ts).
+   * What a creation without an amount was answered (its status and amount), by a digest of the account and the body:
+   * the same body with an amount read as "not given" owes the same (support/judgment/rules/money.ts).
    */
-  readonly withoutAmount = new Map<Account, { status: number; json: unknown }>();
+  readonly withoutAmount = new Map<string, { status: number; json: unknown }>();
   /** The account_id values each account's own answers carried. */
   readonly accountIds = new Map<Account, Set<string>>();
 

@@ -141,21 +141,27 @@ test.describe('properties: invalid requests', () => {
         ),
         arbitrary: fc.oneof({ weight: 5, arbitrary: wrongField }, { weight: 1, arbitrary: notAnObject }),
         async predicate(wrong, client) {
-          const exchange = await client.call('createTransaction', { body: wrong.body });
           const input = classifyField('create-transaction-body', wrong.pointer, wrong.value);
+          // An amount read as "not given" owes what the same body without an amount is given (rules/money.ts): that
+          // body goes first, so that a proxy's judge meets it first too.
+          const notGiven = owesAnswerWithoutAmount(input, wrong.value);
+          const twin = notGiven
+            ? await client.call('createTransaction', { body: withoutAmount(wrong.body) })
+            : undefined;
+          if (twin !== undefined) {
+            const missing = classifyField('create-transaction-body', amountPointer, undefined);
+            holdsAnswer(
+              twin,
+              classified('TXN-CREATE-OPEN-INPUT', missing, target.strict, (reading) => ({
+                read: bodyAsRead(wrong.valid, amountPointer, reading),
+              })),
+            );
+          }
+          const exchange = await client.call('createTransaction', { body: wrong.body });
           const read = (reading: Reading): AnswerContext => ({ read: bodyAsRead(wrong.valid, wrong.pointer, reading) });
           holdsAnswer(exchange, classified(creationRule(input), input, target.strict, read));
-          // An amount read as "not given" owes what the same body without an amount is given (rules/money.ts).
-          if (!owesAnswerWithoutAmount(input, wrong.value) || !isSuccess(exchange.status)) return;
-          const twin = await client.call('createTransaction', { body: withoutAmount(wrong.body) });
-          const missing = classifyField('create-transaction-body', amountPointer, undefined);
-          holdsAnswer(
-            twin,
-            classified('TXN-CREATE-OPEN-INPUT', missing, target.strict, (reading) => ({
-              read: bodyAsRead(wrong.valid, amountPointer, reading),
-            })),
-          );
-          holds('TXN-CREATE-AMOUNT-EXACT', exchange, notGivenAmountViolations(exchange, twin, input.what));
+          if (twin !== undefined && isSuccess(exchange.status))
+            holds('TXN-CREATE-AMOUNT-EXACT', exchange, notGivenAmountViolations(exchange, twin, input.what));
         },
       });
     },
