@@ -188,7 +188,7 @@ const stacks: Stack[] = [
     ...nodeStack('fastify-schemas', 'fastify'),
     stackDefects: {
       rules: ['TXN-CREATE-AMOUNT-EXACT'],
-      why: "Fastify's default body validation (ajv, coerceTypes 'array') charges an amount true as 1 and [1500] as 1500",
+      why: "Fastify's default validation (ajv, coerceTypes 'array') charges an amount true as 1 and [1500] as 1500",
     },
   },
   scriptStack(

@@ -29,7 +29,7 @@ export function integerForm(token: unknown): IntegerForm {
   if (!Number.isSafeInteger(value))
     return {
       kind: 'none',
-      why: `the token ${describeToken(token)} is beyond 2^53 - 1, which a reader of JSON numbers as doubles does not keep`,
+      why: `the token ${describeToken(token)} is beyond 2^53 - 1, which a reader of numbers as doubles does not keep`,
     };
   if (String(value) !== token)
     return {
