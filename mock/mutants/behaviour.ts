@@ -425,6 +425,34 @@ function quirkMutants(): Mutant[] {
       (b) => isObject(b.customer) && b.customer.id !== undefined && Object.keys(b.customer).length === 1,
     ),
     mutant(
+      `${send}.quirk.integer-token-lossy`,
+      'quirk',
+      [send],
+      'SEND-TOKEN-INTEGER',
+      'a token sent as a JSON integer is read through a 32-bit float (a float32 field, a FLOAT column): its digits ' +
+        'come back as another number (6208307154 as 6208307200), which names no token',
+      () => ({
+        preHandler: (c) => {
+          const sent = body(c);
+          if (typeof sent.token === 'number') sent.token = Math.fround(sent.token);
+        },
+      }),
+    ),
+    mutant(
+      `${create}.customer.id-stripped`,
+      'reference',
+      [create],
+      'TXN-CREATE-CUSTOMER-KEPT',
+      'customer.id dropped by a validator that strips keys it does not know: the transaction gets a new blank ' +
+        'customer, named in the answer, instead of the one referenced',
+      () => ({
+        preHandler: (c) => {
+          const customer = body(c).customer;
+          if (isObject(customer) && customer.id !== undefined) delete customer.id;
+        },
+      }),
+    ),
+    mutant(
       `${send}.quirk.token-not-required`,
       'quirk',
       [send],

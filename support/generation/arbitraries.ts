@@ -17,7 +17,8 @@
  * here but computed by support/judgment/input-class.ts.
  */
 import fc from 'fast-check';
-import { mergeLayers, schemaDocument, type SchemaName } from '../../contract/schemas.ts';
+import { inputCaseFiles } from '../../contract/input-cases.ts';
+import { mergeLayers, schemaDocument, validateFieldInLayer, type SchemaName } from '../../contract/schemas.ts';
 import type { JSONSchema, JSONSchemaType } from '../../contract/json-schema.ts';
 import { escapePointerToken } from '../../contract/json-pointer.ts';
 import { replaceAt, resolveRef, schemaAt } from '../../contract/schema-paths.ts';
@@ -359,13 +360,14 @@ export function disallowedTypes(schema: JSONSchema): JSONSchemaType[] {
 /**
  * One value of each JSON type, for the wrong-type arbitraries; 'number' here means a
  * non-integer number. Strings include digits and padded digits (what a coercing parser reads
- * as a number), arrays include one-element ones (what it reads as their element).
+ * as a number), and texts it reads as a number they do not write (hexadecimal, blank); arrays
+ * include one-element ones (what it reads as their element).
  */
 const valueOfType: Record<JSONSchemaType, fc.Arbitrary<unknown>> = {
   string: fc.oneof(
     fc.string({ maxLength: 12 }),
     fc.stringMatching(/^\d{1,9}$/),
-    fc.constantFrom('1.5', ' 42 ', '1e3', 'true', ''),
+    fc.constantFrom('1.5', ' 42 ', '1e3', 'true', '', '0x10', ' '),
   ),
   integer: fc.integer(),
   number: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
@@ -424,6 +426,30 @@ export function oneWrongField<T>(
   pointers: string[],
 ): fc.Arbitrary<WrongTypeCase<T>> {
   return oneField(name, valid, pointers, (pointer) => wrongTypeFor(schemaAt(name, pointer)));
+}
+
+/**
+ * A safe document with one field at each value of another JSON type that the input cases (specs/input-cases/) give
+ * it: the property's first cases, so that each kind the cases name (an amount true, null, [1500], "0x10") is met in
+ * every run, before the generated ones.
+ */
+export function oneWrongFieldExamples<T>(name: SchemaName, valid: T, pointers: string[]): WrongTypeCase<T>[] {
+  return inputCaseFiles()
+    .filter((file) => file.schema === name)
+    .flatMap((file) => file.cases)
+    .filter(
+      (entry) =>
+        entry.text === undefined &&
+        !entry.absent &&
+        pointers.includes(entry.pointer) &&
+        validateFieldInLayer('reference', name, entry.pointer, entry.value).length > 0,
+    )
+    .map((entry) => ({
+      valid,
+      pointer: entry.pointer,
+      value: entry.value,
+      body: replaceAt(valid, entry.pointer, entry.value),
+    }));
 }
 
 /**

@@ -10,6 +10,8 @@ import type { Reading } from './readings.ts';
 export interface AnswerContext {
   /** createTransaction: the body as the server read it (fields read as "not given" left out). */
   read?: Record<string, unknown>;
+  /** createTransaction: the id of an existing customer the body referenced (customer.id), which the answer keeps. */
+  customerId?: number;
   /** sendTransaction: the amount of the transaction sent, which every payment intent carries. */
   amount?: number;
   /** getBalance, getCurrency: the id asked for, which the array contains. */

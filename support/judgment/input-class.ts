@@ -20,7 +20,7 @@ import { operations } from '../../contract/operations.ts';
 import { validateFieldInLayer, type SchemaName } from '../../contract/schemas.ts';
 import type { JSONSchemaType } from '../../contract/json-schema.ts';
 import { isRequiredAt, schemaAt } from '../../contract/schema-paths.ts';
-import { readingsOf, type Reading } from './readings.ts';
+import { namesNumber, readingsOf, type Reading } from './readings.ts';
 import { doubleReading } from '../../contract/big-integers.ts';
 
 /**
@@ -173,12 +173,26 @@ function classifyValueAt(name: SchemaName, pointer: string, value: unknown, opti
       why: 'the documented type, in the safe range',
     };
   }
-  const readings = readingsOf(value, typesAt(name, pointer), {
+  const exact = exactAmountRule(name, pointer);
+  const all = readingsOf(value, typesAt(name, pointer), {
     required,
     valid: (reading) => validateFieldInLayer('reference', name, pointer, reading).length === 0 && usable(reading),
   });
+  // An amount of money is read exactly or not at all: a coercion of what names no number (true as 1, null as 0,
+  // [1500] as 1500, "0x10" as 16) charges an amount nobody sent, so it is no reading of it.
+  const anotherAmount = exact !== undefined && !namesNumber(value);
+  const readings = anotherAmount ? all.filter((reading) => reading.kind !== 'coerced') : all;
   if (readings.length === 0) {
-    const exact = exactAmountRule(name, pointer);
+    const coerced = all.find((reading) => reading.kind === 'coerced');
+    if (exact !== undefined && coerced?.kind === 'coerced')
+      return {
+        class: 'must-refuse',
+        strictRefuses: false,
+        readings: [],
+        what,
+        why: `not a number: a coercing parser makes an amount of it (${coerced.how}), which the sender never wrote`,
+        refusedUnder: exact,
+      };
     if (exact !== undefined && namesFraction(value))
       return {
         class: 'must-refuse',
@@ -204,8 +218,12 @@ function classifyValueAt(name: SchemaName, pointer: string, value: unknown, opti
   const why =
     value === null
       ? `null, which a server may read as "not given"${as ? ` (or, coercing,${as})` : ''}`
-      : `another JSON type, which a coercing parser reads${as}`;
-  return { class: 'accept-or-refuse', strictRefuses: true, readings, what, why };
+      : as
+        ? `another JSON type, which a coercing parser reads${as}`
+        : 'another kind of value, which a parameter filter drops as "not given"';
+  // Money read as "not given" is never read as an amount: accepted, it owes what a body without it owes.
+  const notAnAmount = anotherAmount ? ' (never as an amount: accepted, it owes what a body without it owes)' : '';
+  return { class: 'accept-or-refuse', strictRefuses: true, readings, what, why: `${why}${notAnAmount}` };
 }
 
 /** Phrases for titles: "must accept", "must refuse", "accept or refuse". */

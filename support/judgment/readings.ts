@@ -21,7 +21,9 @@
  *
  * A reading keeps the value. One that makes another value of it (a fraction truncated or rounded,
  * as pydantic 1's int() and Jackson's ACCEPT_FLOAT_AS_INT do with 1500.5; an integer wrapped; a
- * text cut) is no reading: a server that accepts the input that way is judged on what it kept.
+ * text cut) is no reading: a server that accepts the input that way is judged on what it kept. For
+ * an amount of money, a coercion is a reading only of what names a number itself (namesNumber): true
+ * as 1, null as 0, [1500] as 1500 or "0x10" as 16 make an amount of what was not one.
  */
 import type { JSONSchemaType } from '../../contract/json-schema.ts';
 import { stringCasts } from './string-casts.ts';
@@ -35,6 +37,19 @@ export type Reading =
   | { kind: 'absent'; how: string };
 
 const scalarTypes = new Set(['string', 'number', 'boolean']);
+
+/** A decimal number as text: digits (Python's digit separators too), a fraction, an exponent, white space around. */
+const decimalText = /^\s*[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/**
+ * Whether a value names a number by itself: a JSON number, or the text of a decimal number ("1500", " 1500 ",
+ * "1_500", "1.5e3"). A coercing reader's number made of anything else (a boolean, null, an array, an object, a
+ * text in another notation such as "0x10", a blank text) is a number the sender never wrote: for an amount of
+ * money, another amount.
+ */
+export function namesNumber(value: unknown): boolean {
+  return typeof value === 'number' || (typeof value === 'string' && decimalText.test(value));
+}
 
 function isScalar(value: unknown): boolean {
   return value === null || scalarTypes.has(typeof value);

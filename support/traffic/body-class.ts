@@ -210,6 +210,9 @@ function classifyValue(
     'must-accept',
   );
   const deciding = fields.filter((field) => field.class === worst);
+  // A refusal owed under a rule of its own (an amount read as another: TXN-CREATE-AMOUNT-EXACT) is owed under it when
+  // every field that must be refused says so, as the suite's own input of that field is.
+  const refusedUnder = deciding[0]?.refusedUnder;
   const input: ClassifiedInput = {
     class: worst,
     strictRefuses: worst === 'accept-or-refuse' && fields.some((field) => field.strictRefuses),
@@ -217,6 +220,9 @@ function classifyValue(
     what: deciding.map((field) => field.what).join('; ') || 'the body',
     why: deciding[0]?.why ?? 'every field of the documented type',
     ...(deciding.length === 1 && deciding[0]!.subject !== undefined ? { subject: deciding[0]!.subject } : {}),
+    ...(refusedUnder !== undefined && deciding.every((field) => field.refusedUnder === refusedUnder)
+      ? { refusedUnder }
+      : {}),
   };
   return { kind: 'classified', input, body, fields };
 }

@@ -7,6 +7,8 @@
  * (support/traffic/traffic-state.ts): a link's token and its transaction's amount, a customer
  * deleted, which account owns what. Every judgment is a verdict record whose source is the exchange.
  */
+import { createHash } from 'node:crypto';
+import { stringifyJson } from '../../contract/big-integers.ts';
 import type { OperationId } from '../../contract/operations.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
 import { valueAtPointer } from '../../contract/json-pointer.ts';
@@ -27,6 +29,13 @@ import {
   type Expectation,
 } from '../judgment/expectations.ts';
 import type { ClassifiedInput } from '../judgment/input-class.ts';
+import { anotherTokenInput } from '../judgment/token-forms.ts';
+import {
+  amountPointer,
+  notGivenAmountViolations,
+  owesAnswerWithoutAmount,
+  withoutAmount,
+} from '../judgment/rules/money.ts';
 import { checksOf, judgeAnswer, successStatus } from '../judgment/registry.ts';
 import { accountIdIsNot, disclosesNothingOf } from '../judgment/rules/accounts.ts';
 import { urlCarriesOwnToken, type KnownLinkToken } from '../judgment/rules/payment-link.ts';
@@ -325,7 +334,10 @@ export class TrafficJudge {
     const operationExpectation = this.byOperation(route, exchange, account, traffic);
     return {
       expectations: [operationExpectation.expectation],
-      extra: credential.kind === 'valid' ? this.keyAccepted(exchange, traffic) : [],
+      extra: [
+        ...(credential.kind === 'valid' ? this.keyAccepted(exchange, traffic) : []),
+        ...(operationExpectation.extra ?? []),
+      ],
       ...(operationExpectation.inputClass ? { inputClass: operationExpectation.inputClass } : {}),
     };
   }
@@ -348,7 +360,7 @@ export class TrafficJudge {
     exchange: Exchange,
     account: Account,
     traffic: TrafficExchange,
-  ): { expectation: Expectation; inputClass?: string } {
+  ): { expectation: Expectation; inputClass?: string; extra?: VerdictRecord[] } {
     const open: Partial<Record<OperationId, string>> = {
       createTransaction: 'TXN-CREATE-OPEN-INPUT',
       sendTransaction: 'SEND-OPEN-INPUT',
@@ -359,7 +371,7 @@ export class TrafficJudge {
       return { expectation: notServerError(bodyRule), inputClass: 'not classified (the body was not kept whole)' };
     switch (route.operation) {
       case 'createTransaction':
-        return this.creation(exchange, account);
+        return this.creation(exchange, account, traffic.incomplete === undefined);
       case 'sendTransaction':
         return this.send(route, exchange, account);
       case 'getPaymentLink':
@@ -375,15 +387,25 @@ export class TrafficJudge {
     }
   }
 
-  private creation(exchange: Exchange, account: Account): { expectation: Expectation; inputClass: string } {
+  private creation(
+    exchange: Exchange,
+    account: Account,
+    complete: boolean,
+  ): { expectation: Expectation; inputClass: string; extra: VerdictRecord[] } {
     const contentType = exchange.requestHeaders['content-type'];
     const body = classifyBody('create-transaction-body', exchange.requestBody, contentType, {}, this.options.pinned);
-    if (body.kind === 'malformed') return { expectation: refused('MALFORMED-JSON-4XX'), inputClass: 'must-refuse' };
+    if (body.kind === 'malformed')
+      return { expectation: refused('MALFORMED-JSON-4XX'), inputClass: 'must-refuse', extra: [] };
     const strict = this.options.settings.strict;
+    const extra = complete ? this.amountNotGiven(body, exchange, account) : [];
     const customerId = valueAtPointer(body.body, '/customer/id');
+    let asRead = readAs;
     if (customerId !== undefined && body.input.class !== 'must-refuse') {
       // A customer the traffic did not show alive for this account may not exist: the creation may go either way.
       const known = this.state.customers.get(String(customerId));
+      // One it did: accepted, the answer names that customer where it names one (TXN-CREATE-CUSTOMER-KEPT).
+      if (known !== undefined && !known.deleted && known.account === account && typeof customerId === 'number')
+        asRead = (reading) => ({ ...readAs(reading), customerId });
       if (known === undefined || known.deleted || known.account !== account) {
         const open: ClassifiedInput = {
           ...body.input,
@@ -394,13 +416,37 @@ export class TrafficJudge {
         return {
           expectation: classified('CUSTOMER-REFERENCE-NOT-5XX', open, strict, readAs),
           inputClass: 'accept-or-refuse',
+          extra,
         };
       }
     }
     return {
-      expectation: classified(creationRule(body.input), body.input, strict, readAs),
+      expectation: classified(creationRule(body.input), body.input, strict, asRead),
       inputClass: body.input.class,
+      extra,
     };
+  }
+
+  /**
+   * TXN-CREATE-AMOUNT-EXACT for an amount read as "not given" (null, an array, an object: rules/money.ts), against
+   * what the traffic showed of the same account's creation of the same body without an amount, when it showed one
+   * first; a creation without an amount is kept for the ones after it (by the body's digest: its status and amount).
+   */
+  private amountNotGiven(body: { body: unknown; fields: ClassifiedInput[] }, exchange: Exchange, account: Account) {
+    const value = valueAtPointer(body.body, amountPointer);
+    if (value === undefined) {
+      if (transientKind(exchange.status) === undefined && exchange.status >= 200 && exchange.status < 500)
+        this.state.withoutAmount.set(bodyDigest(account, body.body), {
+          status: exchange.status,
+          json: { amount: valueAtPointer(exchange.json, amountPointer) },
+        });
+      return [];
+    }
+    const field = body.fields.find((candidate) => candidate.subject === amountPointer);
+    if (field === undefined || !owesAnswerWithoutAmount(field, value)) return [];
+    const twin = this.state.withoutAmount.get(bodyDigest(account, withoutAmount(body.body)));
+    if (twin === undefined || exchange.status < 200 || exchange.status >= 300) return [];
+    return [checkRecord('TXN-CREATE-AMOUNT-EXACT', exchange, notGivenAmountViolations(exchange, twin, field.what))];
   }
 
   private send(route: Route, exchange: Exchange, account: Account): { expectation: Expectation; inputClass: string } {
@@ -418,6 +464,20 @@ export class TrafficJudge {
     const token = this.state.tokenFor(sentToken);
     if (sentToken === undefined || sentToken === null)
       return { expectation: notAccepted('SEND-TOKEN-REQUIRED'), inputClass: 'must-refuse' };
+    // The integer of a token the traffic showed that starts with 0: another token, which may be refused or accepted.
+    const zeroPadded = token === undefined ? this.state.tokenStartingWithZero(sentToken) : undefined;
+    if (zeroPadded !== undefined && zeroPadded.account === account && typeof sentToken === 'number') {
+      const amount = this.state.transactions.get(zeroPadded.transactionId)?.amount;
+      return {
+        expectation: classified(
+          'SEND-TOKEN-INTEGER',
+          anotherTokenInput(zeroPadded.token, sentToken),
+          this.options.settings.strict,
+          () => (amount === undefined ? {} : { amount }),
+        ),
+        inputClass: 'accept-or-refuse',
+      };
+    }
     if (token === undefined)
       // A token no answer of the traffic gave: it may still be one the target issued.
       return { expectation: either('SEND-OPEN-INPUT'), inputClass: 'unknown token' };
@@ -655,7 +715,8 @@ export class TrafficJudge {
         } catch {
           return;
         }
-        const token = this.state.tokenFor(sent);
+        // A token of digits that starts with 0, sent as its integer and accepted, was sent too.
+        const token = this.state.tokenFor(sent) ?? this.state.tokenStartingWithZero(sent);
         if (token === undefined || token.account !== account) return;
         token.sent = true;
         const transaction = this.state.transactions.get(token.transactionId);
@@ -675,6 +736,23 @@ export class TrafficJudge {
         return;
     }
   }
+}
+
+/** A body's digest, for an account: its JSON with the members of every object in name order. */
+function bodyDigest(account: Account, body: unknown): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+          )
+        : value;
+  return createHash('sha256')
+    .update(`${account}\n${stringifyJson(sorted(body)) ?? ''}`)
+    .digest('base64');
 }
 
 /** The amount a creation body carries as a JSON integer, if it does. */

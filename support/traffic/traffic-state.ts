@@ -10,7 +10,9 @@
  * - customers created (POST /customers, or inline in a creation whose answer names them), by id:
  *   their account, and whether one was deleted with 204 (deleting it again owes 404);
  * - requests another account made on a resource (its owner's later requests must find it as it was);
- * - the account_id each account's answers carry (an answer to one never carries the other's).
+ * - the account_id each account's answers carry (an answer to one never carries the other's);
+ * - what a creation without an amount was answered, by body (the same body with an amount read as "not given" owes
+ *   the same).
  */
 import type { Account } from './credentials.ts';
 
@@ -42,10 +44,18 @@ export interface KnownCustomer {
   touchedByOther: boolean;
 }
 
+/** Leading zeros a token's digits are looked up with (tokens of digits are seldom longer than 32). */
+const maxLeadingZeros = 32;
+
 export class TrafficState {
   readonly transactions = new Map<string, KnownTransaction>();
   readonly tokens = new Map<string, KnownToken>();
   readonly customers = new Map<string, KnownCustomer>();
+  /**
+   * What a creation without an amount was answered (its status and amount), by a digest of the account and the body:
+   * the same body with an amount read as "not given" owes the same (support/judgment/rules/money.ts).
+   */
+  readonly withoutAmount = new Map<string, { status: number; json: unknown }>();
   /** The account_id values each account's own answers carried. */
   readonly accountIds = new Map<Account, Set<string>>();
   /** The balances and currencies read by their owners, by operation and id: what a refused read must not disclose. */
@@ -66,6 +76,21 @@ export class TrafficState {
     if (typeof sent === 'string') return this.tokens.get(sent);
     if (typeof sent === 'number' && Number.isSafeInteger(sent)) return this.tokens.get(String(sent));
     if (typeof sent === 'bigint') return this.tokens.get(sent.toString());
+    return undefined;
+  }
+
+  /**
+   * The token whose digits start with 0 and whose integer `sent` is (a client that sent "0620..." as 620...): no JSON
+   * integer keeps such a token, and its integer names another one (support/judgment/token-forms.ts). Looked up by its
+   * spellings with leading zeros, so that a long session's tokens are not walked for every send.
+   */
+  tokenStartingWithZero(sent: unknown): KnownToken | undefined {
+    if (typeof sent !== 'number' || !Number.isSafeInteger(sent) || sent < 0) return undefined;
+    const digits = String(sent);
+    for (let zeros = 1; zeros <= maxLeadingZeros; zeros++) {
+      const known = this.tokens.get(`${'0'.repeat(zeros)}${digits}`);
+      if (known !== undefined) return known;
+    }
     return undefined;
   }
 

@@ -309,8 +309,9 @@ async function edges(call: Inject): Promise<void> {
   });
   // Deleting a customer whose e-mail holds a "+", which a transaction names.
   await call('DELETE', `/v1/customers/${String((plusCustomer.body as { customer_id?: unknown }).customer_id)}`);
-  // Amounts read lossily or spelled otherwise: a fraction, and an integer written with one.
-  await call('POST', '/v1/transactions', { body: transaction({ amount: 1500.5 }) });
+  // Amounts read lossily or spelled otherwise: a fraction, values that are no number, and an integer written with one.
+  for (const amount of [1500.5, true, [1500], null])
+    await call('POST', '/v1/transactions', { body: transaction({ amount }) });
   await call('POST', '/v1/transactions', {
     raw: JSON.stringify(transaction()).replace('"amount":1500', '"amount":1500.0'),
   });

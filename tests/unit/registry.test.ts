@@ -95,9 +95,36 @@ test(registeredRulesTitle, () => {
     'TXN-CREATE-SCHEMA',
     'JSON-CONTENT-TYPE',
     'TXN-CREATE-ECHO',
+    'TXN-CREATE-CUSTOMER-KEPT',
     'TIME-NOW',
     'TIME-ORDER',
   ]);
+});
+
+test('a creation that referenced a customer by id names that one wherever its answer names a customer', () => {
+  const judged = (fields: Record<string, unknown>) =>
+    failing(
+      judge(
+        exchange('createTransaction', 201, transaction(fields)),
+        accepted('TXN-CREATE-2XX', { read: sent, customerId: 4217 }),
+      ),
+    );
+  assert.deepEqual(judged({}), [], 'an answer that names no customer conforms');
+  assert.deepEqual(judged({ customer_id: 4217 }), []);
+  assert.deepEqual(judged({ customer_id: '4217' }), [], 'the id written as a text');
+  assert.deepEqual(judged({ customer_id: null }), [], 'null names no customer');
+  assert.deepEqual(judged({ customer: { id: 4217, email: 'SOMEONE@EXAMPLE.COM' } }), [], 'other values not compared');
+  assert.deepEqual(judged({ customer: 4217 }), [], 'the customer as its id');
+  assert.deepEqual(judged({ customer: 'Ada Lovelace' }), [], 'a name is no id');
+  assert.deepEqual(judged({ customer_id: 6001 }), ['TXN-CREATE-CUSTOMER-KEPT']);
+  assert.deepEqual(judged({ customer: { id: 6001 } }), ['TXN-CREATE-CUSTOMER-KEPT']);
+  assert.deepEqual(judged({ customer_id: 4217, customer: { id: 6001 } }), ['TXN-CREATE-CUSTOMER-KEPT']);
+  // Without the id the request referenced, nothing is compared (a customer the test did not reference).
+  const unreferenced = judge(
+    exchange('createTransaction', 201, transaction({ customer_id: 6001 })),
+    accepted('TXN-CREATE-2XX', { read: sent }),
+  );
+  assert.ok(!unreferenced.some((judgement) => judgement.rule === 'TXN-CREATE-CUSTOMER-KEPT'));
 });
 
 const acceptedAnswerTitle =

@@ -256,6 +256,75 @@ describe('the traffic judge', () => {
     ]);
   });
 
+  test('an amount that is no number is judged as the suite judges it: never read as an amount', () => {
+    const judge = judgeOf();
+    const callback_url = 'https://example.com/cb';
+    const body = (amount: unknown) => ({ ...creation, callback_url, amount });
+    const answer = (id: number, amount: number) => ({ ...transaction(id, amount), callback_url });
+    // true has no reading as an amount: accepting it (as 1) is a value read as another.
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions', 201, answer(1, 1), { body: body(true) }))), [
+      'TXN-CREATE-AMOUNT-EXACT',
+    ]);
+    // null may be read as not given, which owes what the same account's creation without an amount was answered.
+    const accepted = (id: number) => exchange('POST', '/transactions', 201, answer(id, 0), { body: body(null) });
+    assert.deepEqual(
+      broken(judge.judge(accepted(2))),
+      [],
+      'no creation without an amount shown yet: nothing to compare',
+    );
+    const { amount: _amount, ...withoutAmount } = body(undefined);
+    judge.judge(exchange('POST', '/transactions', 400, error(400), { body: withoutAmount }));
+    assert.deepEqual(broken(judge.judge(accepted(3))), ['TXN-CREATE-AMOUNT-EXACT']);
+    assert.deepEqual(broken(judge.judge(accepted(4))).length, 1);
+    // A target that gives a body without an amount 0 gives null the same: not given, alike.
+    const lenient = judgeOf();
+    lenient.judge(exchange('POST', '/transactions', 201, answer(5, 0), { body: withoutAmount }));
+    assert.deepEqual(
+      broken(lenient.judge(exchange('POST', '/transactions', 201, answer(6, 0), { body: body(null) }))),
+      [],
+    );
+    assert.deepEqual(
+      broken(lenient.judge(exchange('POST', '/transactions', 201, answer(7, 1500), { body: body([1500]) }))),
+      ['TXN-CREATE-AMOUNT-EXACT'],
+    );
+  });
+
+  test('the integer of a token that starts with 0 names another token: accept or refuse, never a 5xx', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    judge.judge(
+      exchange('POST', '/transactions/1000/token', 200, { token: '06338211228', url: 'https://p.example/x' }),
+    );
+    const send = (status: number, answer: unknown) =>
+      judge.judge(exchange('POST', '/transactions/mtn', status, answer, { body: { token: 6338211228 } }));
+    assert.deepEqual(broken(send(404, error(404))), []);
+    assert.deepEqual(broken(send(500, error(500))), ['SEND-TOKEN-INTEGER']);
+    assert.deepEqual(broken(send(200, [intent(1000, 1500)])), []);
+    assert.deepEqual(broken(send(200, [intent(1000, 99)])), ['SEND-AMOUNT-MATCHES', 'SEND-TOKEN-INTEGER']);
+  });
+
+  test('a creation that references a living customer by id names that customer, where its answer names one', () => {
+    const judge = judgeOf();
+    judge.judge(
+      exchange('POST', '/customers', 201, { id: 77, email: 'a@example.com' }, { body: { email: 'a@example.com' } }),
+    );
+    const callback_url = 'https://example.com/cb';
+    const body = { ...creation, callback_url, customer: { id: 77 } };
+    const created = (answer: Record<string, unknown>) =>
+      judge.judge(exchange('POST', '/transactions', 201, { ...answer, callback_url }, { body }));
+    // The answer's fault, named under the rule its input was judged by and under the rule whose check found it.
+    const contradicts = ['TXN-CREATE-2XX', 'TXN-CREATE-CUSTOMER-KEPT'];
+    assert.deepEqual(broken(created({ ...transaction(1, 1500), customer_id: 78 })), contradicts);
+    assert.deepEqual(
+      broken(created({ ...transaction(2, 1500), customer: { id: 78, email: 'a@example.com' } })),
+      contradicts,
+    );
+    assert.deepEqual(broken(created({ ...transaction(3, 1500), customer_id: 77 })), []);
+    assert.deepEqual(broken(created({ ...transaction(4, 1500), customer: { id: '77', email: 'A@EXAMPLE.COM' } })), []);
+    const { customer_id: _id, ...unnamed } = transaction(5, 1500);
+    assert.deepEqual(broken(created(unnamed)), []);
+  });
+
   test('a valid key answered 403 on another account’s resource is no refusal of the key; 401 is', () => {
     const judge = judgeOf();
     judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));

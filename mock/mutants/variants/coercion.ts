@@ -15,7 +15,8 @@ import { variant } from './shared.ts';
  * A server that validates bodies the way Fastify does by default: ajv with coerceTypes
  * 'array', against its own schema of the reference's request shapes (written here from the
  * reference, not taken from schemas/), answering 400 in Fastify's error shape when a body
- * does not fit even after coercion.
+ * does not fit even after coercion. Its amount is guarded before coercion, as money must be:
+ * Fastify's default alone would charge 1 for true (mock/mutants/exact-money.ts).
  */
 export function coercingServer(): Hooks {
   const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
@@ -49,22 +50,27 @@ export function coercingServer(): Hooks {
     required: ['token'],
     properties: { token: { type: ['integer', 'string'] }, phone_number: phone('string') },
   });
+  const invalid = (message: string) => ({
+    status: 400,
+    json: { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message },
+  });
   return {
     preHandler: (c) => {
       const validate =
         c.operation === 'createTransaction' ? creation : c.operation === 'sendTransaction' ? send : undefined;
       if (validate === undefined || c.request.body === undefined) return undefined;
+      // Money is checked before coercion (a preValidation hook): coerced, true would be charged 1, [1500] 1500 and
+      // "0x10" 16. A number, or a text of decimal digits, goes on to be coerced.
+      const amount = isObject(c.request.body) ? c.request.body.amount : undefined;
+      const money =
+        amount === undefined ||
+        typeof amount === 'number' ||
+        (typeof amount === 'string' && /^\s*\d+\s*$/.test(amount));
+      if (c.operation === 'createTransaction' && !money && amount !== null)
+        return invalid('body/amount must be integer');
       if (validate(c.request.body)) return undefined;
       const first = validate.errors?.[0];
-      return {
-        status: 400,
-        json: {
-          statusCode: 400,
-          code: 'FST_ERR_VALIDATION',
-          error: 'Bad Request',
-          message: `body${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`,
-        },
-      };
+      return invalid(`body${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`);
     },
   };
 }
@@ -138,7 +144,8 @@ export function coercionVariants(): Variant[] {
       operations: ['createTransaction', 'sendTransaction'],
       description:
         "bodies validated and coerced as Fastify does by default (ajv coerceTypes 'array'): " +
-        '"1000" read as 1000, numbers as strings, one-element arrays as their element',
+        '"1000" read as 1000, numbers as strings, one-element arrays as their element; an amount that is not a ' +
+        'number or decimal digits (a boolean, an array, an object, "0x10") refused before coercion',
       create: coercingServer,
     }),
   ];

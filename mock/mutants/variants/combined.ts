@@ -227,6 +227,7 @@ export function combinedVariants(): Variant[] {
         'CURRENCY-ARRAY',
         'SEND-INTENT-EVENT-TIMESTAMPS',
         'CUSTOMER-DELETE-204',
+        'TXN-CREATE-CUSTOMER-KEPT',
       ],
       operations: 'all',
       description:

@@ -21,7 +21,9 @@ export function largeIds(): Hooks {
     onSend: (c) => {
       if (!isSuccess(c.status) || !isObject(c.json)) return undefined;
       if ((c.operation === 'createTransaction' || c.operation === 'createCustomer') && typeof c.json.id === 'number') {
-        return { json: { ...c.json, id: c.json.id + offset } };
+        // A transaction names its customer by the id the customer was given (TXN-CREATE-CUSTOMER-KEPT).
+        const customer = typeof c.json.customer_id === 'number' ? { customer_id: c.json.customer_id + offset } : {};
+        return { json: { ...c.json, id: c.json.id + offset, ...customer } };
       }
       return undefined;
     },
@@ -58,9 +60,9 @@ export function identifiersVariants(): Variant[] {
     variant({
       name: 'variant.ids-large',
       gaps: ['identifiers'],
-      rules: ['TXN-CREATE-SCHEMA', 'CUSTOMER-DELETE-204', 'LINK-2XX'],
+      rules: ['TXN-CREATE-SCHEMA', 'CUSTOMER-DELETE-204', 'LINK-2XX', 'TXN-CREATE-CUSTOMER-KEPT'],
       operations: ['createTransaction', 'createCustomer', 'deleteCustomer', 'getPaymentLink'],
-      description: 'transaction and customer ids beyond 32 bits',
+      description: 'transaction and customer ids beyond 32 bits (a transaction names its customer by that id)',
       create: largeIds,
     }),
     variant({

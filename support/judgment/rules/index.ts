@@ -6,6 +6,7 @@ import { containsIdChecks } from './contains-id.ts';
 import type { RegisteredCheck } from './define.ts';
 import { echoChecks } from './echo.ts';
 import { paymentLinkChecks } from './payment-link.ts';
+import { referenceChecks } from './references.ts';
 import { sendChecks } from './send.ts';
 import { shapeChecks } from './shape.ts';
 import { timeChecks } from './times.ts';
@@ -14,6 +15,7 @@ export function registeredChecks(): RegisteredCheck[] {
   return [
     ...shapeChecks(),
     ...echoChecks(),
+    ...referenceChecks(),
     ...paymentLinkChecks(),
     ...sendChecks(),
     ...timeChecks(),

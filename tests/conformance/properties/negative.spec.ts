@@ -17,13 +17,21 @@ import {
   asText,
   lenientTextExamples,
   oneWrongField,
+  oneWrongFieldExamples,
   pinnedValues,
   schemaAt,
   unicodeText,
   wrongTypeFor,
   type TextCase,
 } from '../../../support/generation/arbitraries.ts';
-import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
+import { holds, holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
+import { isSuccess } from '../../../support/judgment/checks.ts';
+import {
+  amountPointer,
+  notGivenAmountViolations,
+  owesAnswerWithoutAmount,
+  withoutAmount,
+} from '../../../support/judgment/rules/money.ts';
 import { edgeLargeId, edgeOddId, edgeUnknownId, isLargeId, readsAsInteger } from '../../../support/generation/edges.ts';
 import { classifyField, declaredContentType } from '../../../support/judgment/input-class.ts';
 import { classifyText } from '../../../support/judgment/text-class.ts';
@@ -121,15 +129,39 @@ test.describe('properties: invalid requests', () => {
         value: body,
         body,
       }));
+      const [safeBody] = fc.sample(acceptedTransactionBody<CreateTransactionBody>(target), { numRuns: 1, seed: 42 });
       await runProperty({
         testInfo,
         target,
+        // Each value of another type the input cases name for a field first (an amount true, null, [1500], "0x10").
+        examples: oneWrongFieldExamples<CreateTransactionBody | undefined>(
+          'create-transaction-body',
+          safeBody!,
+          pointers,
+        ),
         arbitrary: fc.oneof({ weight: 5, arbitrary: wrongField }, { weight: 1, arbitrary: notAnObject }),
         async predicate(wrong, client) {
-          const exchange = await client.call('createTransaction', { body: wrong.body });
           const input = classifyField('create-transaction-body', wrong.pointer, wrong.value);
+          // An amount read as "not given" owes what the same body without an amount is given (rules/money.ts): that
+          // body goes first, so that a proxy's judge meets it first too.
+          const notGiven = owesAnswerWithoutAmount(input, wrong.value);
+          const twin = notGiven
+            ? await client.call('createTransaction', { body: withoutAmount(wrong.body) })
+            : undefined;
+          if (twin !== undefined) {
+            const missing = classifyField('create-transaction-body', amountPointer, undefined);
+            holdsAnswer(
+              twin,
+              classified('TXN-CREATE-OPEN-INPUT', missing, target.strict, (reading) => ({
+                read: bodyAsRead(wrong.valid, amountPointer, reading),
+              })),
+            );
+          }
+          const exchange = await client.call('createTransaction', { body: wrong.body });
           const read = (reading: Reading): AnswerContext => ({ read: bodyAsRead(wrong.valid, wrong.pointer, reading) });
           holdsAnswer(exchange, classified(creationRule(input), input, target.strict, read));
+          if (twin !== undefined && isSuccess(exchange.status))
+            holds('TXN-CREATE-AMOUNT-EXACT', exchange, notGivenAmountViolations(exchange, twin, input.what));
         },
       });
     },
