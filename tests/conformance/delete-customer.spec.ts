@@ -4,7 +4,9 @@
  */
 import { test, expectAnswer, preconditionAnswer } from '../../support/fixtures.ts';
 import { covers } from '../../support/judgment/covers.ts';
-import { accepted, exactly, refused } from '../../support/judgment/expectations.ts';
+import { isSuccess } from '../../support/judgment/checks.ts';
+import { accepted, either, exactly, refused } from '../../support/judgment/expectations.ts';
+import { transactionBody } from '../../support/generation/bodies.ts';
 import { unknownIntegerId } from '../../support/generation/ids.ts';
 
 test.describe('deleteCustomer: DELETE /customers/{id}', () => {
@@ -56,6 +58,29 @@ test.describe('deleteCustomer: DELETE /customers/{id}', () => {
       expectAnswer(fraction, refused('CUSTOMER-ID-INTEGER'));
       const own = await api.call('deleteCustomer', { params: { id } });
       expectAnswer(own, accepted('CUSTOMER-DELETE-204'));
+    },
+  );
+
+  // The reference shows a customer referenced by id, and a customer deleted, not what follows for a transaction that
+  // named it: its link and its send may be refused or go through, but a 5xx is the server failing (the random
+  // sequences meet this only when they happen to delete a customer a transaction named).
+  test(
+    'the link and the send of a transaction whose customer was deleted afterwards are a 2xx or a 4xx, never a 5xx',
+    covers('CUSTOMER-REFERENCE-NOT-5XX'),
+    async ({ api, customers, target }, testInfo) => {
+      const { id } = await customers.create();
+      const sent = { ...transactionBody(target, testInfo.title), customer: { id } };
+      const created = await api.call('createTransaction', { body: sent });
+      preconditionAnswer(created, accepted('TXN-CREATE-2XX', { read: { ...sent } }));
+      const transaction = (created.json as { id: number }).id;
+      const deleted = await api.call('deleteCustomer', { params: { id } });
+      preconditionAnswer(deleted, accepted('CUSTOMER-DELETE-204'));
+      const link = await api.call('getPaymentLink', { params: { id: transaction } });
+      expectAnswer(link, either('CUSTOMER-REFERENCE-NOT-5XX'));
+      if (!isSuccess(link.status)) return;
+      const { token } = link.json as { token: unknown };
+      const send = await api.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token } });
+      expectAnswer(send, either('CUSTOMER-REFERENCE-NOT-5XX', { amount: sent.amount }));
     },
   );
 });
