@@ -1,18 +1,18 @@
 /**
  * Playwright configuration of the conformance suite: API tests only (no browser project;
- * requests go through support/http/transport.ts), the embedded mock started by global setup
+ * requests go through http/transport.ts), the embedded mock started by global setup
  * when PCS_BASE_URL is unset, and reports for people (HTML, Allure), CI (JUnit) and SDK
  * maintainers (conformance matrix, rule coverage).
  */
 import { defineConfig } from '@playwright/test';
-import { loadDotEnv, orExitOnConfigError, workersSetting } from './support/lifecycle/config.ts';
-import { refuseLeakingDiagnostics } from './support/lifecycle/debug-guard.ts';
-import { modulePath } from './support/lifecycle/module-paths.ts';
-import { allureResultsDirOf, outputRootOf, prepareOutputDirectory } from './support/lifecycle/output-directory.ts';
-import { readSetting } from './support/lifecycle/read-setting.ts';
-import { settings } from './support/lifecycle/settings.ts';
-import { handleTerminationGracefully } from './support/lifecycle/termination.ts';
-import { allureCategories, environmentInfo } from './support/reporting/allure.ts';
+import { loadDotEnv, orExitOnConfigError, workersSetting } from './settings/config.ts';
+import { refuseLeakingDiagnostics } from './settings/debug-guard.ts';
+import { modulePath } from './settings/module-paths.ts';
+import { allureResultsDirOf, outputRootOf, prepareOutputDirectory } from './output/output-directory.ts';
+import { readSetting } from './settings/read-setting.ts';
+import { settings } from './settings/settings.ts';
+import { handleTerminationGracefully } from './run/termination.ts';
+import { allureCategories, environmentInfo } from './reporters/allure-environment.ts';
 
 loadDotEnv();
 
@@ -41,8 +41,8 @@ const consoleReporter: ConsoleReporter =
 
 export default defineConfig({
   testDir: './tests/conformance',
-  // The compiled .js files in the installed package (support/lifecycle/module-paths.ts).
-  globalSetup: modulePath('./support/lifecycle/global-setup.ts'),
+  // The compiled .js files in the installed package (settings/module-paths.ts).
+  globalSetup: modulePath('./run/global-setup.ts'),
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

@@ -5,7 +5,7 @@
 // Kept in plain JavaScript because it runs before either is loaded.
 // Node's debug output prints request headers, the key included, from the first connection on,
 // tsx's own among them: a run refuses it here, before tsx connects anywhere. The command checks
-// again once .env is loaded, with the other variables (support/lifecycle/debug-guard.ts).
+// again once .env is loaded, with the other variables (settings/debug-guard.ts).
 // tsx is imported only after this check: loading it already opens a connection.
 import { existsSync } from 'node:fs';
 

@@ -7,8 +7,8 @@
  * The one parser of every command (the flags of each come from the settings table, cli/run-flags.ts);
  * `--help` (or `-h`) is a flag of every command: the command prints its help once the rest parsed.
  */
-import { nearestName } from '../support/lifecycle/nearest-name.ts';
-import { looksLikeKey } from '../support/lifecycle/setting-values.ts';
+import { nearestName } from '../settings/nearest-name.ts';
+import { looksLikeKey } from '../settings/setting-values.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';

@@ -23,9 +23,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     if (first === 'mock') return await (await import('./mock.ts')).mock(rest);
-    if (first === 'rules') return (await import('./rules.ts')).listRules(rest);
+    if (first === 'rules') return (await import('./rules-command.ts')).listRules(rest);
     if (first === 'proxy') return await (await import('./proxy.ts')).proxy(rest);
-    if (first === 'judge') return await (await import('./judge.ts')).judge(rest);
+    if (first === 'judge') return await (await import('./judge-command.ts')).judge(rest);
     if (first === 'report') return (await import('./report.ts')).report(rest);
     if (first === 'run') return await run(rest);
     return await run(argv);

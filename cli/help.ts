@@ -2,7 +2,7 @@
  * The --help texts: the main one (every command, the run's flags and variables, the exit codes: a
  * public interface) and each command's own (`collect-conformance proxy --help`, `npm run
  * conformance:shard -- --help`...). Every flag line, with its variable and default, and every usage
- * line are printed from the settings table (support/lifecycle/settings.ts); what a command does is
+ * line are printed from the settings table (settings/settings.ts); what a command does is
  * written here, once.
  */
 import {
@@ -15,8 +15,8 @@ import {
   valueFlagName,
   type CommandName,
   type TableRow,
-} from '../support/lifecycle/settings.ts';
-import { commandDefault, flagUsage, flagVariable, plainText, wrapWords } from '../support/lifecycle/setting-texts.ts';
+} from '../settings/settings.ts';
+import { commandDefault, flagUsage, flagVariable, plainText, wrapWords } from '../settings/setting-texts.ts';
 
 const width = 118;
 

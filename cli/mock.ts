@@ -15,7 +15,7 @@ import { commandFlags } from './run-flags.ts';
 /** How often the mock checks that the process that started it is still there. */
 const parentCheckMs = 500;
 
-/** The mock's flags: rows of the settings table (support/lifecycle/settings.ts) that name the mock. */
+/** The mock's flags: rows of the settings table (settings/settings.ts) that name the mock. */
 export const mockFlags: FlagSpec[] = commandFlags('mock');
 
 export async function mock(argv: string[]): Promise<number> {
@@ -59,7 +59,7 @@ export async function mock(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
     process.once('SIGHUP', stop);
     // npx passes SIGTERM on to nobody: it exits and leaves the mock serving under init. A mock whose
-    // starter is gone stops, as the run does (support/lifecycle/termination.ts).
+    // starter is gone stops, as the run does (run/termination.ts).
     const parent = process.ppid;
     const watch = setInterval(() => {
       if (process.ppid !== parent) resolve();

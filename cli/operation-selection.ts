@@ -8,7 +8,7 @@
 import { operations } from '../contract/operations.ts';
 import { rules } from '../contract/rules.ts';
 import { UsageError } from './args.ts';
-import { operationList } from '../support/lifecycle/selection-values.ts';
+import { operationList } from '../settings/selection-values.ts';
 
 /** The operation ids of repeated or comma-separated --operation values, checked. */
 export function parseOperations(values: readonly string[]): string[] {

@@ -5,7 +5,7 @@
  *
  * - SIGINT (Ctrl-C) is forwarded: Playwright stops its workers and runs global teardown.
  * - SIGTERM (timeout, docker stop, Kubernetes) and SIGHUP (a closed terminal) are passed on as
- *   SIGTERM, once; the runner turns the first one into SIGINT (support/lifecycle/termination.ts),
+ *   SIGTERM, once; the runner turns the first one into SIGINT (run/termination.ts),
  *   so that a copy of the signal sent to the whole process group does not make a second SIGINT,
  *   which would interrupt the teardown itself. The command waits for the runner, then exits
  *   128 + the signal's number (143 for SIGTERM), as a process killed by it would.

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { UsageError } from './args.ts';
-import { regExpPattern, reporterNames, shard } from '../support/lifecycle/selection-values.ts';
-import { shown } from '../support/lifecycle/setting-values.ts';
+import { regExpPattern, reporterNames, shard } from '../settings/selection-values.ts';
+import { shown } from '../settings/setting-values.ts';
 
 const require = createRequire(import.meta.url);
 /** Playwright as @playwright/test loads it (the same copy, wherever npm put it). */

@@ -1,6 +1,6 @@
 /**
  * `collect-conformance proxy [--upstream URL] [--port N] [--violations-header] [-- COMMAND ARGS...]`:
- * a transparent reverse proxy whose traffic the suite's rules judge (support/traffic/judge.ts), as
+ * a transparent reverse proxy whose traffic the suite's rules judge (judge/traffic-judge.ts), as
  * `judge` does a recorded HAR. The forwarding never waits for the judging, and never changes or
  * refuses anything because of a verdict; only --violations-header adds a header to an answer.
  *
@@ -20,22 +20,22 @@
  */
 import { spawn } from 'node:child_process';
 import { startMockServer } from '../mock/server.ts';
-import { loadDotEnv, looksLive } from '../support/lifecycle/config.ts';
-import { ConfigError } from '../support/lifecycle/config-error.ts';
-import { readSetting } from '../support/lifecycle/read-setting.ts';
-import { settings } from '../support/lifecycle/settings.ts';
-import { checkVariableNames, printVariableWarnings } from '../support/lifecycle/variable-names.ts';
-import { redact } from '../support/http/redact.ts';
+import { loadDotEnv, looksLive } from '../settings/config.ts';
+import { ConfigError } from '../settings/config-error.ts';
+import { readSetting } from '../settings/read-setting.ts';
+import { settings } from '../settings/settings.ts';
+import { checkVariableNames, printVariableWarnings } from '../settings/variable-names.ts';
+import { redact } from '../settings/secrets.ts';
 import {
   startForwardingProxy,
   type CapturedExchange,
   type EventOf,
   type ForwardingStats,
   type RunningForwardingProxy,
-} from '../support/traffic/forwarding-proxy.ts';
-import { unansweredText, unavailableReasons, type UnansweredReason } from '../support/traffic/proxy-events.ts';
-import { parseUpstream } from '../support/traffic/upstream.ts';
-import { WorkerJudge } from '../support/traffic/worker-judge.ts';
+} from '../proxy/forwarding-proxy.ts';
+import { unansweredText, unavailableReasons, type UnansweredReason } from '../proxy/proxy-events.ts';
+import { parseUpstream } from '../proxy/upstream-address.ts';
+import { WorkerJudge } from '../proxy/worker-judge.ts';
 import { parseArgs } from './args.ts';
 import { ExitCode, internalErrorLine } from './exit-codes.ts';
 import { commandHelp } from './help.ts';
@@ -45,14 +45,14 @@ import { commandFlags, environmentFromFlags } from './run-flags.ts';
 import { commandLineShown, SignalWatch, type StopSignal } from './signals.ts';
 import { trafficExitCode } from './traffic-exit-code.ts';
 import { flagValue, trafficSettingsOf } from './traffic-options.ts';
-import { lagSeconds } from '../support/lifecycle/setting-values.ts';
+import { lagSeconds } from '../settings/setting-values.ts';
 
 /** The variable a command started by the proxy finds the proxy's base address in: a public interface. */
 export const proxyUrlVariable = 'COLLECT_CONFORMANCE_PROXY_URL';
 /** The answer header --violations-header adds: the rule ids the exchange broke, comma-separated. */
 export const violationsHeader = 'Collect-Conformance-Violations';
 
-/** The proxy's flags: rows of the settings table (support/lifecycle/settings.ts) that name the proxy. */
+/** The proxy's flags: rows of the settings table (settings/settings.ts) that name the proxy. */
 const proxyFlags = commandFlags('proxy');
 
 interface Upstream {

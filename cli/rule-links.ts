@@ -1,7 +1,7 @@
 /**
  * One hub per rule: every place that names a rule id literally (the mutants and conforming
  * variants of the mock, the input cases, the gap table, the roles of the operations table, the
- * check registry that judges every answer (support/judgment/registry.ts) and
+ * check registry that judges every answer (judgment/registry.ts) and
  * the tests' tags), gathered by rule, and the checker that fails when a link is missing or
  * dangling. `collect-conformance rules --show ID` prints one rule's hub; the rule-links tests
  * (tests/unit, tests/integration) run the checker.
@@ -14,7 +14,7 @@ import { inputCaseFiles, type InputCase, type InputCaseFile } from '../contract/
 import { operations, type Operation, type OperationId, type OperationRules } from '../contract/operations.ts';
 import { rules, type Rule } from '../contract/rules.ts';
 import { mutants, variants, type Mutant, type Variant } from '../mock/mutants/index.ts';
-import { registeredRules } from '../support/judgment/registry.ts';
+import { registeredRules } from '../judgment/registry.ts';
 import type { ListedTest } from './rule-tests.ts';
 
 export interface CatalogueSources {
@@ -55,7 +55,7 @@ export interface RuleLink {
 export const testLocation = ({ file, line }: Pick<ListedTest, 'file' | 'line'>): string =>
   line === undefined ? file : `${file}:${line}`;
 
-/** Tags of a test that are not rule ids (support/judgment/covers.ts adds them). */
+/** Tags of a test that are not rule ids (judgment/covers.ts adds them). */
 const kindTags = new Set(['documented', 'inferred', 'quirk']);
 
 export type RoleName = keyof OperationRules;

@@ -145,7 +145,7 @@ export function renderRuleShow(show: RuleShow): string {
   if (rule.noMutant) lines.push(field('No mutant:', rule.noMutant));
   lines.push(
     ...section('Operation roles (contract/operations.ts)', roleRows(show)),
-    ...section('Judged on every answer of (support/judgment/registry.ts)', show.registeredFor),
+    ...section('Judged on every answer of (judgment/registry.ts)', show.registeredFor),
     ...section(
       'Tests',
       show.tests.map((test) => `${testLocation(test)}  ${test.title}`),

@@ -17,7 +17,7 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { markerFileName } from '../support/http/transport.ts';
+import { markerFileName } from '../http/transport.ts';
 import { ExitCode } from './exit-codes.ts';
 import { exitCodeForSignal } from './playwright-child.ts';
 
@@ -47,7 +47,7 @@ export function exitCodeOfRun(run: FinishedRun): number {
   if (run.runnerKilledBy) return exitCodeForSignal(run.runnerKilledBy);
   if (run.runnerNotStarted) return ExitCode.internal;
   if (run.stoppedBy === 'SIGINT' || run.runnerCode === 130) return 130;
-  // The runner stopped by a signal sent to it alone (support/lifecycle/termination.ts): its code stands.
+  // The runner stopped by a signal sent to it alone (run/termination.ts): its code stands.
   if (run.runnerCode === exitCodeForSignal('SIGTERM') || run.runnerCode === exitCodeForSignal('SIGHUP'))
     return run.runnerCode;
   // Global setup's configuration errors: no test ran, the reports are not this run's.

@@ -1,13 +1,13 @@
 /**
- * Every command's flags, derived from the settings table (support/lifecycle/settings.ts): each
+ * Every command's flags, derived from the settings table (settings/settings.ts): each
  * row's flag, checked by the row's own validator, and, for a setting, mapped onto its variable
  * (flags win over the environment, which wins over .env). A secret setting's flag names the
  * variable that holds the key; a flag that would carry the key itself is recognised only to be
  * refused, by every command that takes the key.
  */
 import { resolve } from 'node:path';
-import { isPlainVariableName, variableNameProblem } from '../support/lifecycle/key-variable.ts';
-import { isConsoleReporter } from '../support/lifecycle/selection-values.ts';
+import { isPlainVariableName, variableNameProblem } from '../settings/key-variable.ts';
+import { isConsoleReporter } from '../settings/selection-values.ts';
 import {
   isSetting,
   rowsOf,
@@ -17,7 +17,7 @@ import {
   type AnySetting,
   type CommandName,
   type TableRow,
-} from '../support/lifecycle/settings.ts';
+} from '../settings/settings.ts';
 import { UsageError, type FlagSpec } from './args.ts';
 
 type Flags = Map<string, string | true>;
@@ -90,7 +90,7 @@ export function environmentFromFlags(flags: Flags, env: NodeJS.ProcessEnv): Node
     const name = flags.get(row.flag.name);
     if (!row.flag.namesVariable || typeof name !== 'string') continue;
     result[row.variable] = namedValue(row.flag.name, name, env);
-    // Messages and curl lines about the key name the variable the user chose (support/lifecycle/config.ts).
+    // Messages and curl lines about the key name the variable the user chose (settings/config.ts).
     if (row === settings.secretKey) result.COLLECT_CONFORMANCE_KEY_VARIABLE = name;
   }
   if (typeof flags.get(settings.secretKey.flag.name) !== 'string') delete result.COLLECT_CONFORMANCE_KEY_VARIABLE;

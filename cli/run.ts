@@ -9,22 +9,18 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, configErrorLine, loadConfig, loadDotEnv } from '../support/lifecycle/config.ts';
-import { probeRoundTrip, workersForRoundTrip } from '../support/lifecycle/round-trip-probe.ts';
-import { refuseLeakingDiagnostics } from '../support/lifecycle/debug-guard.ts';
-import {
-  checkVariableNames,
-  printVariableWarnings,
-  variablesCheckedVariable,
-} from '../support/lifecycle/variable-names.ts';
-import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
-import { readSetting, settingText, validateSettings } from '../support/lifecycle/read-setting.ts';
-import { isConsoleReporter } from '../support/lifecycle/selection-values.ts';
-import { settings } from '../support/lifecycle/settings.ts';
-import { propertySettings } from '../support/generation/property-settings.ts';
-import { invocationPrefix, invocationVariable } from '../support/generation/replay-command.ts';
-import { markerFileName } from '../support/http/transport.ts';
-import { modulePath } from '../support/lifecycle/module-paths.ts';
+import { ConfigError, configErrorLine, loadConfig, loadDotEnv } from '../settings/config.ts';
+import { probeRoundTrip, workersForRoundTrip } from '../settings/round-trip-probe.ts';
+import { refuseLeakingDiagnostics } from '../settings/debug-guard.ts';
+import { checkVariableNames, printVariableWarnings, variablesCheckedVariable } from '../settings/variable-names.ts';
+import { allureResultsDirOf, prepareOutputDirectory } from '../output/output-directory.ts';
+import { readSetting, settingText, validateSettings } from '../settings/read-setting.ts';
+import { isConsoleReporter } from '../settings/selection-values.ts';
+import { settings } from '../settings/settings.ts';
+import { propertySettings } from '../generation/property-settings.ts';
+import { invocationPrefix, invocationVariable } from '../generation/replay-command.ts';
+import { markerFileName } from '../http/transport.ts';
+import { modulePath } from '../settings/module-paths.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { commandHelp } from './help.ts';
 import { ExitCode } from './exit-codes.ts';
@@ -134,7 +130,7 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
 
 /**
  * PCS_WORKERS unset and a target of the user's: more workers when it is far away
- * (support/lifecycle/round-trip-probe.ts), said in one line.
+ * (settings/round-trip-probe.ts), said in one line.
  */
 async function chooseWorkers(env: NodeJS.ProcessEnv): Promise<void> {
   const baseUrl = settingText(env, settings.baseUrl);
@@ -157,7 +153,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   loadDotEnv();
   const env = environmentFromFlags(flags, process.env);
-  // A failed property's replay line repeats this command as typed (support/generation/replay-command.ts).
+  // A failed property's replay line repeats this command as typed (generation/replay-command.ts).
   const installed = packageRoot.split(/[\\/]/).includes('node_modules');
   env[invocationVariable] = JSON.stringify({ prefix: invocationPrefix(process.env, installed), args: argv });
   try {

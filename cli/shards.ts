@@ -22,11 +22,11 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } fr
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { markerFilePath } from '../support/http/transport.ts';
-import { moduleExtension, modulePath } from '../support/lifecycle/module-paths.ts';
-import { allureResultsDirOf, blobDirOf, outputRootOf } from '../support/lifecycle/output-directory.ts';
-import { shard as shardValue } from '../support/lifecycle/selection-values.ts';
-import { settings } from '../support/lifecycle/settings.ts';
+import { markerFilePath } from '../http/transport.ts';
+import { moduleExtension, modulePath } from '../settings/module-paths.ts';
+import { allureResultsDirOf, blobDirOf, outputRootOf } from '../output/output-directory.ts';
+import { shard as shardValue } from '../settings/selection-values.ts';
+import { settings } from '../settings/settings.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { ExitCode, internalErrorLine } from './exit-codes.ts';
 import { commandHelp } from './help.ts';

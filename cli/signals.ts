@@ -6,7 +6,7 @@
  * exits 128 + its number once the command has ended and the reports are written. The console may be
  * gone with the terminal: failing to print must not stop the reports from being written.
  */
-import { redact } from '../support/http/redact.ts';
+import { redact } from '../settings/secrets.ts';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 const stopSignals: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

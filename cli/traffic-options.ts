@@ -5,14 +5,14 @@
  * of the settings table that name the proxy or the judge (cli/run-flags.ts, commandFlags).
  */
 import { randomBytes } from 'node:crypto';
-import { registerSecret } from '../support/http/redact.ts';
-import { pinnedValues } from '../support/generation/arbitraries.ts';
-import { readSetting } from '../support/lifecycle/read-setting.ts';
-import { settings } from '../support/lifecycle/settings.ts';
-import { allureResultsDirOf, prepareOutputDirectory } from '../support/lifecycle/output-directory.ts';
-import { applyLiveGuard, keyVariableName } from '../support/lifecycle/config.ts';
-import { shareOfExchanges, type Validator } from '../support/lifecycle/setting-values.ts';
-import type { JudgeOptions } from '../support/traffic/judge.ts';
+import { registerSecret } from '../settings/secrets.ts';
+import { pinnedValues } from '../generation/arbitraries.ts';
+import { readSetting } from '../settings/read-setting.ts';
+import { settings } from '../settings/settings.ts';
+import { allureResultsDirOf, prepareOutputDirectory } from '../output/output-directory.ts';
+import { applyLiveGuard, keyVariableName } from '../settings/config.ts';
+import { shareOfExchanges, type Validator } from '../settings/setting-values.ts';
+import type { JudgeOptions } from '../judge/traffic-judge.ts';
 
 /** A flag-only row's value, read with the validator that already checked it when the flags were parsed. */
 export function flagValue<T>(flags: Map<string, string | true>, name: string, parse: Validator<T>): T | undefined {

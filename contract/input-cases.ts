@@ -3,7 +3,7 @@
  * one value (or a whole body sent as text), with the outcome class the suite gives it and the rule
  * that judges it. The cases are
  * data, as the JSON-Schema-Test-Suite keeps its cases: tests/unit/input-class.test.ts checks the
- * classes against support/judgment/input-class.ts, and `collect-conformance rules --show ID`
+ * classes against judgment/input-class.ts, and `collect-conformance rules --show ID`
  * lists the cases of a rule.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,10 +27,10 @@ export interface InputCase {
   readings?: unknown[];
   /**
    * The body sent as this text rather than as JSON (pointer ''): what it departs from JSON with, made from the
-   * file's valid body. Its class comes from how mainstream parsers read it (support/judgment/text-class.ts).
+   * file's valid body. Its class comes from how mainstream parsers read it (judgment/text-class.ts).
    */
   text?: string;
-  /** text only: the parsers that read it (support/judgment/json-dialects.ts names). */
+  /** text only: the parsers that read it (judgment/json-dialects.ts names). */
   readers?: string[];
 }
 

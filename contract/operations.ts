@@ -36,7 +36,7 @@ export interface DocumentedResponse {
 
 /**
  * The rules every answer of an operation owes, by role, named literally: the check registry
- * (support/judgment/registry.ts) applies them to every exchange of the operation, and the
+ * (judgment/registry.ts) applies them to every exchange of the operation, and the
  * mutants that break a role (mock/mutants/) take their rule from here. One place per fact:
  * a rule renamed in specs/rules.json fails the unit test that checks these ids exist.
  */

@@ -5,7 +5,7 @@
  * behind lab/throttle-proxy.ts (an independent rate limiter: a token bucket, 429 with Retry-After):
  *
  *   1. latency: the mock answers after 40 ms. Wall time against the floor
- *      requests × latency ÷ in flight (workers × the auto ceiling of support/http/in-flight.ts);
+ *      requests × latency ÷ in flight (workers × the auto ceiling of http/in-flight.ts);
  *      target: within 40 s, with as many generated requests as the same cases without latency (one
  *      seed for every run of this section; one in flight, 40 ms away, sent 6,388, cut by a budget).
  *   2. a token bucket of 400 requests per second (burst 40): the requests the target served per
@@ -25,9 +25,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type AddressInfo } from 'node:net';
 import { defaultSandboxKey, defaultSecondSandboxKey } from '../mock/app.ts';
-import { autoCeiling } from '../support/http/in-flight.ts';
-import { workersForRoundTrip } from '../support/lifecycle/round-trip-probe.ts';
-import { defaultWorkers } from '../support/lifecycle/config.ts';
+import { autoCeiling } from '../http/in-flight.ts';
+import { workersForRoundTrip } from '../settings/round-trip-probe.ts';
+import { defaultWorkers } from '../settings/config.ts';
 import type { RunTiming } from '../reporters/run-timing.ts';
 import { startThrottleProxy, type ThrottleProxy } from './throttle-proxy.ts';
 
@@ -187,7 +187,7 @@ export async function networkFigures(
     const slow = await withMock({ faults: 'latency=40' }, (mock) =>
       conformance('latency 40 ms', mock.sandboxBaseUrl, mock),
     );
-    // The workers the command chose for a target 40 ms away (support/lifecycle/round-trip-probe.ts).
+    // The workers the command chose for a target 40 ms away (settings/round-trip-probe.ts).
     const workers = workersForRoundTrip(40) ?? defaultWorkers;
     const inFlight = workers * autoCeiling;
     const floorMs = (slow.generatedRequests * 40) / inFlight;

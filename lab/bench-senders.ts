@@ -1,6 +1,6 @@
 /**
  * The cost of the client alone, for the choice of the generated requests'
- * sender (support/http/wire-sender.ts). Three senders send the same requests (a read and a
+ * sender (http/wire-sender.ts). Three senders send the same requests (a read and a
  * creation, alternately, one at a time) to the reference mock, which runs in a child process so
  * that its work is not counted: undici's dispatch (the shipped one), undici's request() (a body
  * stream per answer), and node:http with a keep-alive agent. Printed per sender: the client
@@ -13,8 +13,8 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { Agent } from 'undici';
 import { benchCreationBody } from './bench-mock.ts';
-import { wireSender } from '../support/http/wire-sender.ts';
-import type { IncomingResponse, OutgoingRequest } from '../support/http/transport.ts';
+import { wireSender } from '../http/wire-sender.ts';
+import type { IncomingResponse, OutgoingRequest } from '../http/transport.ts';
 
 type Send = (request: OutgoingRequest) => Promise<IncomingResponse>;
 

@@ -1,5 +1,5 @@
 /**
- * What the forwarding proxy (support/traffic/forwarding-proxy.ts) costs the traffic it carries, on
+ * What the forwarding proxy (proxy/forwarding-proxy.ts) costs the traffic it carries, on
  * loopback on this machine. Figures are printed, never asserted.
  *
  *   npx tsx lab/bench-traffic.ts [--upstream fixed|mock] [--requests 4000] [--connections 16]
@@ -26,10 +26,10 @@
  * them: the judge can be measured the same way) and this process's memory is the proxy's.
  */
 import { defaultSandboxKey } from '../mock/app.ts';
-import { pinnedValues } from '../support/generation/arbitraries.ts';
-import { WorkerJudge } from '../support/traffic/worker-judge.ts';
-import type { JudgeOptions } from '../support/traffic/judge.ts';
-import { unansweredText, type UnansweredReason } from '../support/traffic/proxy-events.ts';
+import { pinnedValues } from '../generation/arbitraries.ts';
+import { WorkerJudge } from '../proxy/worker-judge.ts';
+import type { JudgeOptions } from '../judge/traffic-judge.ts';
+import { unansweredText, type UnansweredReason } from '../proxy/proxy-events.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ import { request, Agent } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ExchangeHook, type ForwardingStats, startForwardingProxy } from '../support/traffic/forwarding-proxy.ts';
+import { type ExchangeHook, type ForwardingStats, startForwardingProxy } from '../proxy/forwarding-proxy.ts';
 import { autocannon } from './autocannon.ts';
 import { benchCreationBody } from './bench-mock.ts';
 

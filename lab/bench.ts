@@ -6,7 +6,7 @@
  *      parts (start-up, global setup, the tests, what follows them: reporters/run-timing.ts);
  *   2. the generated requests per second of its property and stateful tests, from the
  *      statistics they append to ${PCS_OUTPUT_DIR:-reports}/property-stats.jsonl, and where
- *      the time of a generated request goes, by phase (support/reporting/request-costs.ts);
+ *      the time of a generated request goes, by phase (http/request-costs.ts);
  *   3. the raw loopback ceiling: autocannon with one connection against the same mock
  *      (same code, started here), in the same bench run, and the generated rate over it;
  *   4. lab/bench-network.ts: the default run against the mock made 40 ms slow, behind
@@ -28,7 +28,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockServer } from '../mock/server.ts';
-import { costPhases, type CostPhase } from '../support/reporting/request-costs.ts';
+import { costPhases, type CostPhase } from '../http/request-costs.ts';
 import type { RunTiming } from '../reporters/run-timing.ts';
 import { benchCreationBody, mockVersusBare, ratioLines } from './bench-mock.ts';
 import { writeMeasured } from './measured.ts';

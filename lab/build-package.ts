@@ -35,11 +35,19 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const productFolders = [
   'cli',
   'contract',
+  'generation',
+  'http',
+  'judge',
+  'judgment',
   'mock',
+  'output',
+  'proxy',
   'reporters',
+  'run',
   'schemas',
+  'settings',
   'specs',
-  'support',
+  'suite',
   'tests/conformance',
 ] as const;
 export const productFiles = ['playwright.config.ts', 'allurerc.mjs'] as const;

@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, test, type PlaywrightTestConfig, type TestInfo } from '@playwright/test';
 import { readKilled } from './mutation/run-reporter.ts';
 import { behaviourOf, readPlan, referenceName, type MutationPlanProject } from './mutation/plan-file.ts';
-import { setOutgoingHeaders } from '../support/http/transport.ts';
-import { setHarnessSkip, type SuiteOptions } from '../support/fixtures.ts';
+import { setOutgoingHeaders } from '../http/transport.ts';
+import { setHarnessSkip, type SuiteOptions } from '../suite/fixtures.ts';
 import base from '../playwright.config.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -74,13 +74,13 @@ if (process.env.TEST_WORKER_INDEX !== undefined) {
 const config: PlaywrightTestConfig<SuiteOptions> = {
   ...base,
   testDir: plan.testDir,
-  globalSetup: `${root}support/lifecycle/global-setup.ts`,
+  globalSetup: `${root}run/global-setup.ts`,
   outputDir: plan.outputDir,
   workers: plan.workers,
   retries: 0,
   reporter: [[`${root}lab/mutation/run-reporter.ts`]],
   projects: plan.projects.map((project) => {
-    // A batch runs tests against mutants: their failures are the expected outcome (support/fixtures.ts).
+    // A batch runs tests against mutants: their failures are the expected outcome (suite/fixtures.ts).
     const use: SuiteOptions = { failuresExpected: project.behaviourByTest !== undefined };
     return {
       name: project.name,

@@ -1,5 +1,5 @@
 /**
- * Writes what the settings table (support/lifecycle/settings.ts) says to people: the tables of
+ * Writes what the settings table (settings/settings.ts) says to people: the tables of
  * docs/reference/configuration.md (the run flags, and the variables of each section, between the
  * markers <!-- settings:begin NAME ... --> and <!-- settings:end NAME -->; the prose around them is
  * written by hand) and the whole .env.example.
@@ -19,7 +19,7 @@ import {
   type AnySetting,
   type CommandName,
   type Section,
-} from '../support/lifecycle/settings.ts';
+} from '../settings/settings.ts';
 import { usageLine } from '../cli/help.ts';
 import {
   commandDefault,
@@ -29,12 +29,12 @@ import {
   flagVariable,
   plainText,
   wrapWords,
-} from '../support/lifecycle/setting-texts.ts';
+} from '../settings/setting-texts.ts';
 
 export const configurationDocFile = fileURLToPath(new URL('../docs/reference/configuration.md', import.meta.url));
 export const envExampleFile = fileURLToPath(new URL('../.env.example', import.meta.url));
 
-const generatedBy = 'generated from support/lifecycle/settings.ts by npm run settings:generate';
+const generatedBy = 'generated from settings/settings.ts by npm run settings:generate';
 const beginMarker = (name: string): string => `<!-- settings:begin ${name} (${generatedBy}) -->`;
 const endMarker = (name: string): string => `<!-- settings:end ${name} -->`;
 
@@ -193,7 +193,7 @@ function main(args: readonly string[]): number {
       stale += 1;
     } else {
       writeFileSync(output.file, rendered);
-      console.log(`${output.name}: written from support/lifecycle/settings.ts`);
+      console.log(`${output.name}: written from settings/settings.ts`);
     }
   }
   return stale === 0 ? 0 : 1;

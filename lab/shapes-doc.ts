@@ -21,7 +21,7 @@ import { resolveRef } from '../contract/schema-paths.ts';
 import { schemaDocument, type SchemaName } from '../contract/schemas.ts';
 import { buildMockApp, defaultLiveKey, livePrefix, sandboxPrefix } from '../mock/app.ts';
 import { seedFor } from '../mock/seed.ts';
-import { settings } from '../support/lifecycle/settings.ts';
+import { settings } from '../settings/settings.ts';
 
 export const shapesDocFile = fileURLToPath(new URL('../docs/reference/shapes.md', import.meta.url));
 

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { jsonDepthExceeds } from './http/json-depth.ts';
-import { EnvironmentStore, defaultStoreBytes, defaultStoreCap } from './store.ts';
+import { EnvironmentStore, defaultStoreBytes, defaultStoreCap, type MockStores } from './store.ts';
 import { environmentRoutes } from './routes.ts';
 import { BadRequest } from './validation.ts';
 import { mockVersion, mockVersionHeader } from './version.ts';
@@ -62,13 +62,6 @@ export interface MockApp {
   stores: MockStores;
   /** Set once the listening address is known; payment links are built on it. */
   setOrigin(origin: string): void;
-}
-
-/** The stores of the mock: one per environment, and the sandbox's second account. */
-export interface MockStores {
-  sandbox: EnvironmentStore;
-  sandboxSecond: EnvironmentStore;
-  live: EnvironmentStore;
 }
 
 function errorBody(status: number, code: string, message: string) {

@@ -340,3 +340,10 @@ export class EnvironmentStore {
     return intent;
   }
 }
+
+/** The stores of the mock: one per environment, and the sandbox's second account. */
+export interface MockStores {
+  sandbox: EnvironmentStore;
+  sandboxSecond: EnvironmentStore;
+  live: EnvironmentStore;
+}

@@ -26,7 +26,7 @@ import { UnsyncedWriter } from './allure-writer.ts';
 import { causeLine, causesOf } from './causes.ts';
 import { causeCategory } from './allure-records.ts';
 import type { TestRecord } from './conformance-model.ts';
-import { recordsOfAttachment, sameCauseAnnotation, verdictAttachment } from '../support/judgment/verdict-record.ts';
+import { recordsOfAttachment, sameCauseAnnotation, verdictAttachment } from '../judgment/verdict-record.ts';
 import { brokenRulesOf, labelsAgreeingWithTheMatrix } from './allure-rule-labels.ts';
 import { reportSteps, type PlaywrightAttachment, type StepSink } from './allure-steps.ts';
 import {
@@ -177,7 +177,7 @@ export default class AllureReporter implements Reporter {
     const own = new Set(
       declared.filter((annotation) => annotation.type === 'rule').map((annotation) => annotation.description),
     );
-    // The tests that met its causes first (support/fixtures.ts): grouping beside the failure, never instead of it.
+    // The tests that met its causes first (suite/fixtures.ts): grouping beside the failure, never instead of it.
     const sameCauseAs = (run.annotations ?? [])
       .filter((annotation) => annotation.type === sameCauseAnnotation)
       .map((annotation) => annotation.description ?? '');

@@ -10,8 +10,8 @@
 import type { Label } from 'allure-js-commons';
 import { operation, type OperationId } from '../contract/operations.ts';
 import { isRuleId, rule } from '../contract/rules.ts';
-import { featureName } from '../support/reporting/allure.ts';
-import type { VerdictRecord } from '../support/judgment/verdict-record.ts';
+import { featureName } from '../judgment/rule-labels.ts';
+import type { VerdictRecord } from '../judgment/verdict-record.ts';
 
 /** The rules a test's records say it found broken (as its own rule or as a precondition it relied on). */
 export function brokenRulesOf(records: readonly VerdictRecord[]): string[] {

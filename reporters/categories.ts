@@ -5,8 +5,8 @@
  * on what a failure is.
  */
 import { readFileSync } from 'node:fs';
-import { violationType } from '../support/judgment/checks.ts';
-import type { VerdictRecord } from '../support/judgment/verdict-record.ts';
+import { violationType } from '../judgment/checks.ts';
+import type { VerdictRecord } from '../judgment/verdict-record.ts';
 
 export type FailureCategoryId =
   | 'authentication'

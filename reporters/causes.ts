@@ -8,9 +8,9 @@
  * updated_at alike), or when they are the same status where another is owed, on any operation.
  * Reports lead with causes; a rule is listed under the cause that broke it.
  */
-import { violationType, type Violation } from '../support/judgment/checks.ts';
-import { causeId, causeKeys, expectedCore, fieldOf } from '../support/judgment/cause-keys.ts';
-import type { VerdictRecord } from '../support/judgment/verdict-record.ts';
+import { violationType, type Violation } from '../judgment/checks.ts';
+import { causeId, causeKeys, expectedCore, fieldOf } from '../judgment/cause-keys.ts';
+import type { VerdictRecord } from '../judgment/verdict-record.ts';
 import type { TestRecord } from './conformance-model.ts';
 
 export interface Cause {

@@ -1,15 +1,15 @@
 /**
  * The cleanup after the run as a case of the reports: the deletions global teardown made, judged for "never a 5xx"
- * under CUSTOMER-DELETE-204 (support/lifecycle/cleanup-verdicts.ts). A 5xx there is a non-conformance like any
+ * under CUSTOMER-DELETE-204 (judgment/cleanup-verdicts.ts). A 5xx there is a non-conformance like any
  * other: the rule coverage shows it broken, and the run exits 1 naming it. It is no test of Playwright's, so the
  * reports do not count it among the tests (JUnit lists it only when it failed).
  */
-import { cleanupVerdicts } from '../support/lifecycle/cleanup-verdicts.ts';
-import { deletionRule } from '../support/judgment/deletion.ts';
+import { cleanupVerdicts } from '../judgment/cleanup-verdicts.ts';
+import { deletionRule } from '../judgment/deletion.ts';
 import type { TestRecord } from './conformance-model.ts';
 
 export const cleanupCaseTitle = 'global teardown › deleting the customers the run left';
-const location = 'support/lifecycle/cleanup.ts';
+const location = 'run/cleanup.ts';
 
 /** The cleanup's case, or undefined when it deleted nothing (its file holds no record of this run). */
 export function cleanupCase(
@@ -21,7 +21,7 @@ export function cleanupCase(
   const source = { kind: 'test' as const, title: cleanupCaseTitle, location };
   const held = records.filter((record) => record.kind === 'held');
   const others = records.filter((record) => record.kind !== 'held');
-  // Held deletions are counted in one record, as a test's sink counts them (support/judgment/verdict-sink.ts).
+  // Held deletions are counted in one record, as a test's sink counts them (judgment/verdict-sink.ts).
   const verdicts = [...others, ...(held.length === 0 ? [] : [{ ...held[0]!, count: held.length }])].map((record) => ({
     ...record,
     source,

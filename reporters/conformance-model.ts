@@ -1,6 +1,6 @@
 /**
  * The conformance matrix and the rule coverage, computed from verdict records
- * (support/judgment/verdict-record.ts) and nothing else: no Playwright types here and no reading
+ * (judgment/verdict-record.ts) and nothing else: no Playwright types here and no reading
  * of messages, so the same model serves the suite's own run and any list of judged exchanges.
  *
  * The unit is a case: a test of the suite, or a group of judged exchanges (traffic the suite did
@@ -14,7 +14,7 @@
  * A cell of the matrix is (operation, rule): the cases that decided the rule on that operation.
  */
 import type { Rule } from '../contract/rules.ts';
-import { isChecked, isUndecided, type VerdictRecord } from '../support/judgment/verdict-record.ts';
+import { isChecked, isUndecided, type VerdictRecord } from '../judgment/verdict-record.ts';
 import { categoryOf, type FailureCategoryId } from './categories.ts';
 import { countVerdicts, strongestVerdict, type Verdict } from './verdicts.ts';
 

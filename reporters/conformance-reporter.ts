@@ -5,21 +5,21 @@
  * output directory (reporters/report-pipeline.ts), appends the Markdown to
  * $GITHUB_STEP_SUMMARY when that variable is set, and prints the closing summary.
  *
- * It reads the verdict records each test attached to its result (support/fixtures.ts) and the
+ * It reads the verdict records each test attached to its result (suite/fixtures.ts) and the
  * test's declared rules (the 'rule' annotations of covers()); what it writes comes from the
  * records (reporters/conformance-model.ts), never from a failure's message.
  */
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { redact, registerSecret } from '../support/http/redact.ts';
-import { recordsOfAttachment, verdictAttachment, type VerdictRecord } from '../support/judgment/verdict-record.ts';
+import { redact, registerSecret } from '../settings/secrets.ts';
+import { recordsOfAttachment, verdictAttachment, type VerdictRecord } from '../judgment/verdict-record.ts';
 import type { Outcome, TestRecord } from './conformance-model.ts';
 import type { RunHeader } from './markdown.ts';
 import { buildReports, outputFiles, writeReports } from './report-pipeline.ts';
-import { allureResultsDirOf } from '../support/lifecycle/output-directory.ts';
+import { allureResultsDirOf } from '../output/output-directory.ts';
 import { noteTiming, runTimingFile } from './run-timing.ts';
-import { readSuspects } from '../support/lifecycle/configured-ids.ts';
+import { readSuspects } from '../output/configured-id-suspects.ts';
 import { cleanupCase } from './cleanup-case.ts';
 
 export interface ConformanceReporterOptions {

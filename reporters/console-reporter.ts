@@ -19,7 +19,7 @@ import type {
   TestError,
   TestResult,
 } from '@playwright/test/reporter';
-import { redact, registerSecret } from '../support/http/redact.ts';
+import { redact, registerSecret } from '../settings/secrets.ts';
 import { causeLine, causesOf, type Cause } from './causes.ts';
 import { totalsOf, type TestRecord } from './conformance-model.ts';
 import { recordOf, stripAnsi } from './conformance-reporter.ts';

@@ -7,9 +7,9 @@
  * properties name its cause and, when another case met that cause first, that case ("same cause as"): the
  * grouping adds to the failures, every one of which stays a <failure>.
  */
-import { redact } from '../support/http/redact.ts';
-import { headline, renderVerdict } from '../support/judgment/verdict-message.ts';
-import { isUndecided, type VerdictRecord } from '../support/judgment/verdict-record.ts';
+import { redact } from '../settings/secrets.ts';
+import { headline, renderVerdict } from '../judgment/verdict-message.ts';
+import { isUndecided, type VerdictRecord } from '../judgment/verdict-record.ts';
 import { categoryOf } from './categories.ts';
 import type { Cause } from './causes.ts';
 import { brokenRules, type TestRecord } from './conformance-model.ts';

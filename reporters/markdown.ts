@@ -11,7 +11,7 @@ import type {
   RuleOutcome,
   Totals,
 } from './conformance-model.ts';
-import { headline, violationLine } from '../support/judgment/verdict-message.ts';
+import { headline, violationLine } from '../judgment/verdict-message.ts';
 import { causeLine, type Cause } from './causes.ts';
 import { categoryName } from './categories.ts';
 import { notCoveredSymbol, verdictDefinition, verdicts } from './verdicts.ts';

@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { operations } from '../contract/operations.ts';
 import { rules } from '../contract/rules.ts';
-import { redact } from '../support/http/redact.ts';
+import { redact } from '../settings/secrets.ts';
 import {
   buildCoverage,
   buildMatrix,
@@ -21,7 +21,7 @@ import { renderJUnit } from './junit.ts';
 import { causesOf } from './causes.ts';
 import { renderCoverageMarkdown, renderMatrixMarkdown, strictWarning, type RunHeader } from './markdown.ts';
 import { renderRunSummary, type SummaryPaths } from './run-summary.ts';
-import type { ConfiguredIdSuspect } from '../support/lifecycle/configured-ids.ts';
+import type { ConfiguredIdSuspect } from '../output/configured-id-suspects.ts';
 
 export const outputFiles = {
   matrixJson: 'conformance-matrix.json',

@@ -7,8 +7,8 @@
  * not be decided (target unavailable, rate limited, errors of the suite), and where the matrix
  * and the reports are. Everything in it comes from the records (reporters/causes.ts).
  */
-import type { ConfiguredIdSuspect } from '../support/lifecycle/configured-ids.ts';
-import { requestLine, violationLine } from '../support/judgment/verdict-message.ts';
+import type { ConfiguredIdSuspect } from '../output/configured-id-suspects.ts';
+import { requestLine, violationLine } from '../judgment/verdict-message.ts';
 import { causeLine, causesOf, type Cause } from './causes.ts';
 import type { RuleCoverage, TestRecord, Totals } from './conformance-model.ts';
 import { notCoveredSymbol, verdictDefinition } from './verdicts.ts';

@@ -1,18 +1,18 @@
 /**
  * The mutation run's proxy mode (npm run mutation -- --proxy): the suite's own run is the client of
- * the forwarding proxy, and the traffic judge (support/traffic/judge.ts) judges what it sees, one
+ * the forwarding proxy, and the traffic judge (judge/traffic-judge.ts) judges what it sees, one
  * judge per behaviour (the x-pcs-mutant header each request carries; none: the reference). A mutant
  * the run killed is killed through the proxy when its judge found a broken rule in its traffic; the
  * figure is their ratio. The reference's and the variants' traffic must get no finding: one would be
  * a false positive of the judge.
  */
 import { mutantHeader, type Behaviour } from '../../mock/mutants/index.ts';
-import { trafficOfCaptured } from '../../support/traffic/captured-traffic.ts';
-import { startForwardingProxy, type RunningForwardingProxy } from '../../support/traffic/forwarding-proxy.ts';
-import { TrafficJudge, type JudgeOptions } from '../../support/traffic/judge.ts';
-import { headerValue } from '../../support/traffic/traffic-exchange.ts';
-import type { VerdictRecord } from '../../support/judgment/verdict-record.ts';
-import { requestLine, violationLine } from '../../support/judgment/verdict-message.ts';
+import { trafficOfCaptured } from '../../proxy/captured-traffic.ts';
+import { startForwardingProxy, type RunningForwardingProxy } from '../../proxy/forwarding-proxy.ts';
+import { TrafficJudge, type JudgeOptions } from '../../judge/traffic-judge.ts';
+import { headerValue } from '../../judge/traffic-exchange.ts';
+import type { VerdictRecord } from '../../judgment/verdict-record.ts';
+import { requestLine, violationLine } from '../../judgment/verdict-message.ts';
 import type { TestOutcome } from './outcomes.ts';
 import { widerStageSuffix } from './score.ts';
 

@@ -6,7 +6,7 @@
  *   Dredd needs, the ones the reference mock answers, since Dredd compares codes exactly.
  */
 import { readFileSync } from 'node:fs';
-import { openapiFile } from '../../mock/mutants/contract.ts';
+import { openapiFile } from '../../mock/mutants/documented-responses.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -15,21 +15,21 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationId } from '../../contract/operations.ts';
-import type { MockStores } from '../app.ts';
-import { documentedResponses } from './contract.ts';
-import type { Behaviour, Hooks, Mutant, RequestContext, Rewrite, Variant } from './hooks.ts';
-import { shapeMutants } from './shape.ts';
-import { behaviourMutants } from './behaviour.ts';
+import type { MockStores } from '../store.ts';
+import { documentedResponses } from './documented-responses.ts';
+import type { Behaviour, Hooks, Mutant, RequestContext, Rewrite, Variant } from './behaviour-hooks.ts';
+import { shapeMutants } from './shape-mutants.ts';
+import { behaviourMutants } from './behaviour-mutants.ts';
 import { conformingVariants } from './variants/index.ts';
-import { boundaryMutants } from './boundary.ts';
-import { securityMutants } from './security.ts';
-import { clockMutants } from './clock.ts';
-import { sendIntentMutants } from './send-intents.ts';
-import { exactMoneyMutants } from './exact-money.ts';
-import { deletionMutants } from './deletion-5xx.ts';
+import { boundaryMutants } from './boundary-mutants.ts';
+import { securityMutants } from './security-mutants.ts';
+import { clockMutants } from './clock-mutants.ts';
+import { sendIntentMutants } from './send-intent-mutants.ts';
+import { exactMoneyMutants } from './exact-money-mutants.ts';
+import { deletionMutants } from './deletion-5xx-mutants.ts';
 
-export type { Behaviour, LenientVariant, Mutant, Variant } from './hooks.ts';
-export { isLenient } from './hooks.ts';
+export type { Behaviour, LenientVariant, Mutant, Variant } from './behaviour-hooks.ts';
+export { isLenient } from './behaviour-hooks.ts';
 
 /** The mutant option value that selects the behaviour per request. */
 export const perRequestMutant = '@header';

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildReport } from '../../cli/report.ts';
-import { recordsOfAttachment, verdictAttachment } from '../../support/judgment/verdict-record.ts';
+import { recordsOfAttachment, verdictAttachment } from '../../judgment/verdict-record.ts';
 import { runAgainst, startDefectTarget, summaryOf, type Defect } from '../integration/defect-target.ts';
 import { chromiumPath, openBrowser, pageTimeoutMs, serve } from './browser-helpers.ts';
 

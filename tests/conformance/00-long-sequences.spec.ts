@@ -5,7 +5,7 @@
  * before, so against a target far away (40 ms: about 15 s a sequence) these are the run's critical
  * path; started first, they run beside everything else instead of after it.
  */
-import { test } from '../../support/fixtures.ts';
+import { test } from '../../suite/fixtures.ts';
 import { sequenceTests } from './properties/stateful-sequences.ts';
 
 for (const { title, details, body } of sequenceTests('long')) test(title, details, body);

@@ -5,14 +5,14 @@
  * (PCS_SECOND_SECRET_KEY) and, for balances, a balance of that account (PCS_SECOND_BALANCE_ID):
  * without them these tests are skipped, and say so.
  */
-import { test, expectAnswer, expectRule, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
-import { accepted, exactly, notServerError, refused } from '../../support/judgment/expectations.ts';
-import { isSuccess } from '../../support/judgment/checks.ts';
-import { accountIdIsNot, disclosesNothingOf } from '../../support/judgment/rules/accounts.ts';
-import { sendPhoneNumber } from '../../support/generation/bodies.ts';
-import type { Auth } from '../../support/http/client.ts';
-import type { Target } from '../../support/lifecycle/target.ts';
+import { test, expectAnswer, expectRule, preconditionAnswer, requireWrites } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
+import { accepted, exactly, notServerError, refused } from '../../judgment/expectations.ts';
+import { isSuccess } from '../../judgment/checks.ts';
+import { accountIdIsNot, disclosesNothingOf } from '../../judgment/rules/accounts.ts';
+import { sendPhoneNumber } from '../../generation/bodies.ts';
+import type { Auth } from '../../suite/api-client.ts';
+import type { Target } from '../../settings/target.ts';
 
 /** The second account's key as the bearer credential; skips the test without one. */
 function secondAccount(target: Target): Auth {

@@ -4,20 +4,20 @@
  * (missing header, malformed header, wrong key): 401. Each case reuses a real resource,
  * so a server that looks the resource up before checking the key cannot pass by luck.
  */
-import { test, expectAnswer, expectRule, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
-import { accepted, authorised, classified, exactly } from '../../support/judgment/expectations.ts';
-import { disclosesNothingOf } from '../../support/judgment/rules/accounts.ts';
-import { almostRightKeys } from '../../support/generation/credentials.ts';
-import { wireSender } from '../../support/http/wire-sender.ts';
-import type { ClassifiedInput } from '../../support/judgment/input-class.ts';
-import type { CallOptions, Auth } from '../../support/http/client.ts';
+import { test, expectAnswer, expectRule, preconditionAnswer, requireWrites } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
+import { accepted, authorised, classified, exactly } from '../../judgment/expectations.ts';
+import { disclosesNothingOf } from '../../judgment/rules/accounts.ts';
+import { almostRightKeys } from '../../generation/almost-right-keys.ts';
+import { wireSender } from '../../http/wire-sender.ts';
+import type { ClassifiedInput } from '../../judgment/input-class.ts';
+import type { CallOptions, Auth } from '../../suite/api-client.ts';
 import type { OperationId } from '../../contract/operations.ts';
-import { transactionBody, sendPhoneNumber } from '../../support/generation/bodies.ts';
-import type { ApiClient } from '../../support/http/client.ts';
-import type { Target } from '../../support/lifecycle/target.ts';
-import type { CustomerFactory, IssuedLink, CreatedTransaction } from '../../support/fixtures.ts';
-import type { Exchange } from '../../support/http/exchange.ts';
+import { transactionBody, sendPhoneNumber } from '../../generation/bodies.ts';
+import type { ApiClient } from '../../suite/api-client.ts';
+import type { Target } from '../../settings/target.ts';
+import type { CustomerFactory, IssuedLink, CreatedTransaction } from '../../suite/fixtures.ts';
+import type { Exchange } from '../../http/exchange.ts';
 import { randomBytes } from 'node:crypto';
 
 interface Resources {

@@ -4,12 +4,12 @@
  * hold more than the requested object but must contain it. The ids come from
  * PCS_BALANCE_ID and PCS_CURRENCY_ID: the reference has no list operation to find them.
  */
-import { test, expectAnswer } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
-import { accepted, notServerError } from '../../support/judgment/expectations.ts';
+import { test, expectAnswer } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
+import { accepted, notServerError } from '../../judgment/expectations.ts';
 import type { OperationId } from '../../contract/operations.ts';
-import type { Target } from '../../support/lifecycle/target.ts';
-import { unknownIntegerId } from '../../support/generation/ids.ts';
+import type { Target } from '../../settings/target.ts';
+import { unknownIntegerId } from '../../generation/ids.ts';
 
 interface LookupCase {
   operation: OperationId;
@@ -47,7 +47,7 @@ for (const lookup of cases) {
       return id!;
     };
 
-    // The registry (support/judgment/registry.ts) judges every answer to a known id: the array's shape, that it
+    // The registry (judgment/registry.ts) judges every answer to a known id: the array's shape, that it
     // contains the id asked for, and the Content-Type. Each test is the one whose title names that rule.
     for (const [title, rule] of [
       [`an existing ${lookup.resource} is returned with a 2xx status`, lookup.rules.success],

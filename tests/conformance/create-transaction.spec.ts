@@ -2,37 +2,32 @@
  * createTransaction: POST /transactions (reference: Endpoints > 2. Create a transaction).
  * The success status is not shown: any 2xx passes and the actual one is recorded.
  */
-import { test, expectAnswer, expectRule, requireWrites } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
+import { test, expectAnswer, expectRule, requireWrites } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
 import {
   callbackBase,
   creationPhoneNumber,
   customerBody,
   sendPhoneNumber,
   transactionBody,
-} from '../../support/generation/bodies.ts';
-import { lenientTextExamples, pinnedValues } from '../../support/generation/arbitraries.ts';
-import { classifyText } from '../../support/judgment/text-class.ts';
-import {
-  classifyField,
-  classPhrase,
-  declaredContentType,
-  type ClassifiedInput,
-} from '../../support/judgment/input-class.ts';
-import { bodyAsRead, creationRule } from '../../support/judgment/accepted.ts';
-import { accepted, classified, refused } from '../../support/judgment/expectations.ts';
-import { isSuccess } from '../../support/judgment/checks.ts';
+} from '../../generation/bodies.ts';
+import { lenientTextExamples, pinnedValues } from '../../generation/arbitraries.ts';
+import { classifyText } from '../../judgment/text-class.ts';
+import { classifyField, classPhrase, declaredContentType, type ClassifiedInput } from '../../judgment/input-class.ts';
+import { bodyAsRead, creationRule } from '../../judgment/accepted-input.ts';
+import { accepted, classified, refused } from '../../judgment/expectations.ts';
+import { isSuccess } from '../../judgment/checks.ts';
 import {
   amountPointer,
   notGivenAmountViolations,
   owesAnswerWithoutAmount,
   withoutAmount,
-} from '../../support/judgment/rules/money.ts';
-import { namedCustomerIds } from '../../support/judgment/rules/references.ts';
-import type { Reading } from '../../support/judgment/readings.ts';
+} from '../../judgment/rules/money.ts';
+import { namedCustomerIds } from '../../judgment/rules/references.ts';
+import type { Reading } from '../../judgment/readings.ts';
 import { replaceAt } from '../../contract/schema-paths.ts';
 
-// Every accepted creation is judged by the registry (support/judgment/registry.ts): its shape (TXN-CREATE-SCHEMA),
+// Every accepted creation is judged by the registry (judgment/registry.ts): its shape (TXN-CREATE-SCHEMA),
 // its Content-Type (JSON-CONTENT-TYPE) and the echo of what was sent (TXN-CREATE-ECHO); the tests that name those
 // rules in their titles are where a failure of the rule is expected first.
 
@@ -132,7 +127,7 @@ test.describe('createTransaction: POST /transactions', () => {
   );
 
   // One field of another JSON type, with the rule it is judged under. Its class is computed from schemas/
-  // (support/judgment/input-class.ts), and a rule that disagrees with the class is an error at load time. No reading
+  // (judgment/input-class.ts), and a rule that disagrees with the class is an error at load time. No reading
   // makes "abc" an integer: must refuse; none makes 1500.5 or "1500.5" one either, and accepting them charges another
   // amount (TXN-CREATE-AMOUNT-EXACT). A coercing parser reads "1500" as 1500, a framework casts false to "false",
   // "False", "f" or "0", a parameter filter drops a field of another kind, and a server may read null as "not given":
@@ -160,7 +155,7 @@ test.describe('createTransaction: POST /transactions', () => {
     ['/custom_metadata', [], 'TXN-CREATE-OPEN-INPUT'],
   ];
   // An amount that names no number (null, an array, an object) is never read as an amount: accepted as "not given",
-  // it owes what the same body without an amount is given (support/judgment/rules/money.ts), which is sent first, so
+  // it owes what the same body without an amount is given (judgment/rules/money.ts), which is sent first, so
   // that a proxy's judge meets it first too.
   for (const [pointer, value, rule] of mistyped) {
     const input = classifyField('create-transaction-body', pointer, value);
@@ -188,8 +183,8 @@ test.describe('createTransaction: POST /transactions', () => {
   }
 
   // The body as JSON text that a mainstream parser reads beyond RFC 8259, or with an integer spelled otherwise: one
-  // form each (support/generation/json-text.ts). Its class comes from how each parser reads it
-  // (support/judgment/text-class.ts): accept or refuse, an accepted answer carrying the body as that parser read it
+  // form each (generation/json-text.ts). Its class comes from how each parser reads it
+  // (judgment/text-class.ts): accept or refuse, an accepted answer carrying the body as that parser read it
   // (--strict: refuse); read only into a body no reading makes valid (NaN for the amount): must refuse.
   const representative = {
     description: 'collect-conformance example',

@@ -2,12 +2,12 @@
  * deleteCustomer: DELETE /customers/{id} (reference: Endpoints > 1. Delete a customer).
  * The only operation whose statuses the reference shows: 204, 401, 404.
  */
-import { test, expectAnswer, preconditionAnswer } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
-import { isSuccess } from '../../support/judgment/checks.ts';
-import { accepted, either, exactly, refused } from '../../support/judgment/expectations.ts';
-import { transactionBody } from '../../support/generation/bodies.ts';
-import { unknownIntegerId } from '../../support/generation/ids.ts';
+import { test, expectAnswer, preconditionAnswer } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
+import { isSuccess } from '../../judgment/checks.ts';
+import { accepted, either, exactly, refused } from '../../judgment/expectations.ts';
+import { transactionBody } from '../../generation/bodies.ts';
+import { unknownIntegerId } from '../../generation/ids.ts';
 
 test.describe('deleteCustomer: DELETE /customers/{id}', () => {
   test(

@@ -4,9 +4,9 @@
  * at the first non-digit, a framework that strips `;` parameters or stops at NUL) deletes or
  * links a resource nobody named. Each case checks the refusal, then that the resource is untouched.
  */
-import { test, expectAnswer } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
-import { accepted, exactly, refused } from '../../support/judgment/expectations.ts';
+import { test, expectAnswer } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
+import { accepted, exactly, refused } from '../../judgment/expectations.ts';
 
 /** What follows the existing id on the wire (written into the path as is). */
 const suffixes = ['abc', 'x1', ';', '%00'];

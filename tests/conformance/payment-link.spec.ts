@@ -2,12 +2,12 @@
  * getPaymentLink: POST /transactions/{id}/token (reference: Endpoints > 3. Get the payment
  * link for a transaction). Returns { token: string, url: string }.
  */
-import { test, expectAnswer } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
-import { accepted, notServerError, refused } from '../../support/judgment/expectations.ts';
-import { unknownIntegerId } from '../../support/generation/ids.ts';
+import { test, expectAnswer } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
+import { accepted, notServerError, refused } from '../../judgment/expectations.ts';
+import { unknownIntegerId } from '../../generation/ids.ts';
 
-// The answer's shape, content type, token and url are judged by the registry (support/judgment/registry.ts) on
+// The answer's shape, content type, token and url are judged by the registry (judgment/registry.ts) on
 // every answer of the operation: each test below is the one whose title names that rule.
 test.describe('getPaymentLink: POST /transactions/{id}/token', () => {
   for (const [title, rule] of [

@@ -3,26 +3,19 @@
  * for payment). The body's token is typed as an integer while the link operation returns
  * a string; the response is an array of payment intents.
  */
-import { test, expectAnswer, preconditionAnswer, requireWrites } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
-import { intentsWithEvents } from '../../support/judgment/rules/send.ts';
+import { test, expectAnswer, preconditionAnswer, requireWrites } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
+import { intentsWithEvents } from '../../judgment/rules/send.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
-import type { ApiClient } from '../../support/http/client.ts';
-import { anotherTokenInput, integerForm } from '../../support/judgment/token-forms.ts';
-import { sendPhoneNumber, transactionBody } from '../../support/generation/bodies.ts';
-import { unknownToken } from '../../support/generation/ids.ts';
-import { classifyField, classPhrase, declaredContentType } from '../../support/judgment/input-class.ts';
+import type { ApiClient } from '../../suite/api-client.ts';
+import { anotherTokenInput, integerForm } from '../../judgment/token-forms.ts';
+import { sendPhoneNumber, transactionBody } from '../../generation/bodies.ts';
+import { unknownToken } from '../../generation/ids.ts';
+import { classifyField, classPhrase, declaredContentType } from '../../judgment/input-class.ts';
 import { replaceAt } from '../../contract/schema-paths.ts';
-import type { Target } from '../../support/lifecycle/target.ts';
-import { sendRule } from '../../support/judgment/accepted.ts';
-import {
-  accepted,
-  classified,
-  either,
-  notAccepted,
-  notServerError,
-  refused,
-} from '../../support/judgment/expectations.ts';
+import type { Target } from '../../settings/target.ts';
+import { sendRule } from '../../judgment/accepted-input.ts';
+import { accepted, classified, either, notAccepted, notServerError, refused } from '../../judgment/expectations.ts';
 
 /** Links asked for at most to find a token with an integer form (one in ten starts with 0: five all do 1 in 10^5). */
 const maxLinksForAnIntegerToken = 5;
@@ -37,7 +30,7 @@ async function anotherLink(api: ApiClient, target: Target, title: string): Promi
   return { token: (link.json as { token: unknown }).token, amount: sent.amount };
 }
 
-// Every accepted send is judged by the registry (support/judgment/registry.ts): the intents' shape (SEND-SCHEMA),
+// Every accepted send is judged by the registry (judgment/registry.ts): the intents' shape (SEND-SCHEMA),
 // their event timestamps (SEND-INTENT-EVENT-TIMESTAMPS), their amount where the test knows it (SEND-AMOUNT-MATCHES)
 // and the Content-Type (JSON-CONTENT-TYPE).
 test.describe('sendTransaction: POST /transactions/{mode}', () => {
@@ -66,7 +59,7 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
     });
   }
 
-  // A token's integer names it only without a leading zero and within 2^53 - 1 (support/judgment/token-forms.ts).
+  // A token's integer names it only without a leading zero and within 2^53 - 1 (judgment/token-forms.ts).
   // A server drawing random digits issues one token in ten that starts with 0: its integer is another token, which
   // may be refused or accepted, and the rule is checked on the token of another link, a few links at most.
   test(
@@ -162,7 +155,7 @@ test.describe('sendTransaction: POST /transactions/{mode}', () => {
   }
 
   // A field of the send body with another value than the send shape's: its class is computed from schemas/
-  // (support/judgment/input-class.ts). A JSON number for the phone number is read as its digits by a coercing
+  // (judgment/input-class.ts). A JSON number for the phone number is read as its digits by a coercing
   // parser, a lower-case country is what the prose rules out only, a field of another kind is dropped as not given by
   // a parameter filter: accept or refuse (--strict: refuse).
   // Each with the rule it is judged under; a rule that disagrees with the computed class is an error at load time.

@@ -5,13 +5,13 @@
  * pays it, for its own amount), the server's own timestamps and the status the server gives every
  * new transaction.
  */
-import { test, expectAnswer, expectRule } from '../../support/fixtures.ts';
-import { covers } from '../../support/judgment/covers.ts';
-import { accepted, classified } from '../../support/judgment/expectations.ts';
+import { test, expectAnswer, expectRule } from '../../suite/fixtures.ts';
+import { covers } from '../../judgment/covers.ts';
+import { accepted, classified } from '../../judgment/expectations.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
-import { transactionBody, sendPhoneNumber } from '../../support/generation/bodies.ts';
-import { isSuccess, type Violation } from '../../support/judgment/checks.ts';
-import type { ClassifiedInput } from '../../support/judgment/input-class.ts';
+import { transactionBody, sendPhoneNumber } from '../../generation/bodies.ts';
+import { isSuccess, type Violation } from '../../judgment/checks.ts';
+import type { ClassifiedInput } from '../../judgment/input-class.ts';
 
 function serverOwned(field: string, value: unknown): ClassifiedInput {
   return {

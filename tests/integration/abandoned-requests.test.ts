@@ -14,15 +14,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { FastClient, RequestAbandoned } from '../../support/http/fast-client.ts';
+import { FastClient, RequestAbandoned } from '../../http/fast-client.ts';
 import {
   markerFileName,
   sendWithPolicy,
   TransportError,
   type Sender,
   type TransportSettings,
-} from '../../support/http/transport.ts';
-import { runProperty } from '../../support/generation/properties.ts';
+} from '../../http/transport.ts';
+import { runProperty } from '../../generation/properties.ts';
 import { fakeTestInfo } from './fake-test-info.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-abandoned-'));

@@ -1,5 +1,5 @@
 /**
- * support/generation/arbitraries.ts and support/generation/properties.ts: every value generated from a schema of
+ * generation/arbitraries.ts and generation/properties.ts: every value generated from a schema of
  * schemas/ validates against it with ajv, wrong-type values never do, and a property run
  * against a deliberately broken server fails with a seed, a path, a masked curl command,
  * and replays to the same minimal counterexample from that seed and path.
@@ -22,11 +22,11 @@ import {
   propertyPointers,
   schemaAt,
   wrongTypeFor,
-} from '../../support/generation/arbitraries.ts';
-import { holds, propertySettings, runProperty } from '../../support/generation/properties.ts';
-import { bodyValueEquals } from '../../support/judgment/checks.ts';
-import { registerSecret } from '../../support/http/redact.ts';
-import { ConfigError } from '../../support/lifecycle/config.ts';
+} from '../../generation/arbitraries.ts';
+import { holds, propertySettings, runProperty } from '../../generation/properties.ts';
+import { bodyValueEquals } from '../../judgment/checks.ts';
+import { registerSecret } from '../../settings/secrets.ts';
+import { ConfigError } from '../../settings/config.ts';
 import type { CreateTransactionBody } from '../../contract/types.ts';
 import { fakeTestInfo } from './fake-test-info.ts';
 
@@ -95,7 +95,7 @@ test('bodies a target accepts stay valid and carry the target values', () => {
 });
 
 test('unsupported keywords are refused, not ignored', async () => {
-  const { derive } = await import('../../support/generation/arbitraries.ts');
+  const { derive } = await import('../../generation/arbitraries.ts');
   assert.throws(() => derive({ type: 'string', multipleOf: 2 } as never), /keyword "multipleOf"/);
 });
 

@@ -1,6 +1,6 @@
 /**
  * A 5xx met while deleting what the run created is a finding, wherever it is met: the cleanup after the run writes
- * its judgments as verdict records (support/lifecycle/cleanup-verdicts.ts), the conformance reporter reads them as
+ * its judgments as verdict records (judgment/cleanup-verdicts.ts), the conformance reporter reads them as
  * one more case (reporters/cleanup-case.ts), and the run exits 1 naming CUSTOMER-DELETE-204. Against a mock that
  * answers 500 to deleting a customer a transaction names, a test that creates a transaction with a new customer and
  * leaves the customer to the cleanup makes the whole run fail; against the reference, the same run passes.
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../../mock/server.ts';
 import { cleanupCase } from '../../reporters/cleanup-case.ts';
-import { cleanupVerdictsPath, recordCleanupVerdicts } from '../../support/lifecycle/cleanup-verdicts.ts';
+import { cleanupVerdictsPath, recordCleanupVerdicts } from '../../judgment/cleanup-verdicts.ts';
 import { runCommand } from './run-command.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-cleanup-verdicts-'));

@@ -1,5 +1,5 @@
 /**
- * Cleanup (support/lifecycle/cleanup.ts, global teardown in support/lifecycle/global-setup.ts): the run ledger,
+ * Cleanup (run/cleanup.ts, global teardown in run/global-setup.ts): the run ledger,
  * an interrupted run (SIGINT while a test is between creating and deleting a customer)
  * that still leaves no customer behind on the target, a terminated one (SIGTERM to the
  * command or to its whole process group, the command killed outright),
@@ -25,15 +25,15 @@ import {
   recordCreatedCustomer,
   recordDeletedCustomer,
   startLedger,
-} from '../../support/lifecycle/cleanup.ts';
+} from '../../run/cleanup.ts';
 import {
   createdCustomerId,
   deletedCustomerId,
   inlineCustomerId,
   openCustomers,
   runStillGoing,
-} from '../../support/lifecycle/ledger.ts';
-import { nodeSender, sendWithPolicy, type TransportSettings } from '../../support/http/transport.ts';
+} from '../../output/ledger.ts';
+import { nodeSender, sendWithPolicy, type TransportSettings } from '../../http/transport.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-cleanup-'));

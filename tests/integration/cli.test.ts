@@ -12,8 +12,8 @@ import { checkPassThrough, checkReporters } from '../../cli/playwright-options.t
 import { parseOperations } from '../../cli/operation-selection.ts';
 import { environmentFromFlags, grepPattern, playwrightArguments, profilerArguments, runFlags } from '../../cli/run.ts';
 import { rules } from '../../contract/rules.ts';
-import { ConfigError } from '../../support/lifecycle/config.ts';
-import { prepareOutputDirectory } from '../../support/lifecycle/output-directory.ts';
+import { ConfigError } from '../../settings/config.ts';
+import { prepareOutputDirectory } from '../../output/output-directory.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/collect-conformance.mjs', import.meta.url));

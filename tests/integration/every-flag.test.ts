@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandHelp } from '../../cli/help.ts';
-import type { CommandName } from '../../support/lifecycle/settings.ts';
+import type { CommandName } from '../../settings/settings.ts';
 import { commandNames, flagArguments, keyVariables, printedFlags } from '../unit/help-flags.ts';
 import { commandBin, projectRoot } from './run-command.ts';
 

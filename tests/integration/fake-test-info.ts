@@ -2,7 +2,7 @@
  * A stand-in for Playwright's TestInfo, for the property runner
  * in unit tests: it records attachments, and a skip throws.
  */
-import type { PropertyTestInfo } from '../../support/generation/properties.ts';
+import type { PropertyTestInfo } from '../../generation/properties.ts';
 
 export function fakeTestInfo(title: string): PropertyTestInfo & { attachments: string[] } {
   const attachments: string[] = [];

@@ -3,7 +3,7 @@
  * request the transport tests send it, for tests/integration/transport.test.ts and rate-control.test.ts.
  */
 import { startMockServer, type RunningMock } from '../../mock/server.ts';
-import type { OutgoingRequest } from '../../support/http/transport.ts';
+import type { OutgoingRequest } from '../../http/transport.ts';
 
 /** Starts the mock with these faults on a free loopback port; the caller closes what `running` holds. */
 export async function faultyMock(faults: string, running: { close(): Promise<void> }[]): Promise<RunningMock> {

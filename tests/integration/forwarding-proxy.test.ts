@@ -1,5 +1,5 @@
 /**
- * The forwarding proxy (support/traffic/forwarding-proxy.ts) between a client and servers started
+ * The forwarding proxy (proxy/forwarding-proxy.ts) between a client and servers started
  * here on 127.0.0.1: what it forwards (bodies, binary and JSON, both ways; headers with their case and
  * duplicates; paths and queries; chunked, close-delimited, compressed, empty and HEAD answers; large
  * bodies), what it keeps of each exchange for the hook (bounded copies, a decompressed one, timings),
@@ -34,7 +34,7 @@ import {
   ProxyConfigError,
   type RunningForwardingProxy,
   startForwardingProxy,
-} from '../../support/traffic/forwarding-proxy.ts';
+} from '../../proxy/forwarding-proxy.ts';
 
 // ---------------------------------------------------------------- servers, clients, recorders
 

@@ -1,8 +1,8 @@
 /**
- * The JSON dialects the suite models (support/judgment/json-dialects.ts), held to the real parsers that run here:
+ * The JSON dialects the suite models (judgment/json-dialects.ts), held to the real parsers that run here:
  * Ruby's json gem, Python's json module and Jackson's ObjectMapper read what their dialect reads, as it reads it,
  * and refuse the rest; PHP's json_decode reads exactly RFC 8259's JSON. The texts are a sample of both text modes
- * (support/generation/json-text.ts, a fixed seed): a malformed text read by a real parser would be a false
+ * (generation/json-text.ts, a fixed seed): a malformed text read by a real parser would be a false
  * positive of MALFORMED-JSON-4XX, a lenient one it reads otherwise than modelled a wrong "as read" verdict.
  * A parser whose runtime is not installed is skipped, saying so.
  *
@@ -14,8 +14,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { dialects, readJson, unread } from '../../support/judgment/json-dialects.ts';
-import { isJson, lenientExamples, lenientText, malformedText } from '../../support/generation/json-text.ts';
+import { dialects, readJson, unread } from '../../judgment/json-dialects.ts';
+import { isJson, lenientExamples, lenientText, malformedText } from '../../generation/json-text.ts';
 import { inputCaseFiles } from '../../contract/input-cases.ts';
 
 const here = (file: string): string => fileURLToPath(new URL(`./validators/${file}`, import.meta.url));

@@ -1,5 +1,5 @@
 /**
- * The live guard of support/lifecycle/config.ts (checked before any request): a live target needs
+ * The live guard of settings/config.ts (checked before any request): a live target needs
  * PCS_ALLOW_LIVE=yes, a key that contradicts the environment is refused, and writes on a
  * live target need PCS_ALLOW_LIVE_WRITES=yes (Target.writesAllowed, used by requireWrites).
  *
@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ConfigError, loadConfig, looksLive } from '../../support/lifecycle/config.ts';
+import { ConfigError, loadConfig, looksLive } from '../../settings/config.ts';
 
 const run = promisify(execFile);
 
@@ -135,13 +135,13 @@ describe('live guard', () => {
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** support/lifecycle/target.ts caches the target of its process: ask a fresh process with only these PCS_ variables. */
+/** settings/target.ts caches the target of its process: ask a fresh process with only these PCS_ variables. */
 async function writesAllowedIn(pcs: Record<string, string>): Promise<boolean> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env))
     if (!name.startsWith('PCS_') && !name.startsWith('COLLECT_CONFORMANCE_') && value !== undefined) env[name] = value;
   const script =
-    "import { currentTarget } from './support/lifecycle/target.ts'; " +
+    "import { currentTarget } from './settings/target.ts'; " +
     'process.stdout.write(String(currentTarget().writesAllowed));';
   const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: projectRoot,

@@ -29,7 +29,7 @@ import {
   type ProxyEvent,
   type RunningForwardingProxy,
   startForwardingProxy,
-} from '../../support/traffic/forwarding-proxy.ts';
+} from '../../proxy/forwarding-proxy.ts';
 
 // ---------------------------------------------------------------- the echo upstream
 

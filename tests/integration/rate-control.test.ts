@@ -1,5 +1,5 @@
 /**
- * The adaptive request rate (support/http/rate-control.ts, rate-gate.ts, rate-coordinator.ts) against the
+ * The adaptive request rate (http/rate-control.ts, rate-gate.ts, rate-coordinator.ts) against the
  * reference mock throttled as a gateway would (mock/faults.ts: throttle=, burst=, window=), on 127.0.0.1:
  * a few hundred requests from ~16 concurrent callers all end in an answer (a 429 is never a TransportError
  * while the controller learns), and the achieved rate is printed. Its only timing assertion is loose (half
@@ -11,14 +11,14 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningMock } from '../../mock/server.ts';
 import { faultyMock, getBalance } from './faulty-mock.ts';
-import { startRateCoordinator } from '../../support/http/rate-coordinator.ts';
+import { startRateCoordinator } from '../../http/rate-coordinator.ts';
 import {
   nodeSender,
   sendWithPolicy,
   TransportError,
   type Sender,
   type TransportSettings,
-} from '../../support/http/transport.ts';
+} from '../../http/transport.ts';
 
 const running: { close(): Promise<void> }[] = [];
 after(async () => {

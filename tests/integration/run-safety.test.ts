@@ -198,7 +198,7 @@ describe('before and during the run', () => {
         result.stdout.slice(-2000),
       );
       // PCS_RETRIES=1: two attempts that count, after the 429s that taught the rate controller (one, or two
-      // when the coordinator saw the next request as asked before its decrease; support/http/rate-control.ts).
+      // when the coordinator saw the next request as asked before its decrease; http/rate-control.ts).
       assert.match(result.stdout, /rate limited: GET \/v1\/(balances|currencies)\/1 answered 429 on [34] attempts/);
       assert.doesNotMatch(result.stdout, /\) violated by get(Balance|Currency)/, 'no rule is said to be violated');
       assert.match(readFileSync(join(outputDir, 'target-unavailable.txt'), 'utf8'), /rate limited:/);

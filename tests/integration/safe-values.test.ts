@@ -20,10 +20,10 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import validator from 'validator';
 import { inputCaseFiles } from '../../contract/input-cases.ts';
-import { derive, schemaAt } from '../../support/generation/arbitraries.ts';
-import { callbackBase, customerBody } from '../../support/generation/bodies.ts';
-import { classifyField } from '../../support/judgment/input-class.ts';
-import type { Target } from '../../support/lifecycle/target.ts';
+import { derive, schemaAt } from '../../generation/arbitraries.ts';
+import { callbackBase, customerBody } from '../../generation/bodies.ts';
+import { classifyField } from '../../judgment/input-class.ts';
+import type { Target } from '../../settings/target.ts';
 
 const here = (file: string): string => fileURLToPath(new URL(`./validators/${file}`, import.meta.url));
 const seed = 26;

@@ -31,8 +31,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { startMockServer, type RunningMock } from '../../mock/server.ts';
-import { leakingOptionsIn, refuseLeakingDiagnostics } from '../../support/lifecycle/debug-guard.ts';
-import { ConfigError } from '../../support/lifecycle/config.ts';
+import { leakingOptionsIn, refuseLeakingDiagnostics } from '../../settings/debug-guard.ts';
+import { ConfigError } from '../../settings/config.ts';
 import { filesUnder, needles } from './leak-scan.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

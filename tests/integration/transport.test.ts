@@ -1,5 +1,5 @@
 /**
- * The transport policy (support/http/transport.ts) against the reference mock with injected
+ * The transport policy (http/transport.ts) against the reference mock with injected
  * faults (mock/faults.ts), on 127.0.0.1: 429 with Retry-After, persistent 429, resets and
  * timeouts retried only when the request is safe to repeat, 503, broken JSON passed
  * through, unreachable targets reported once and at once, the client-side rate limit,
@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import type { RunningMock } from '../../mock/server.ts';
 import { faultyMock, getBalance } from './faulty-mock.ts';
 import { FaultDecider, FaultSpecError, parseFaults } from '../../mock/faults.ts';
-import { ConfigError } from '../../support/lifecycle/config.ts';
-import { registerSecret } from '../../support/http/redact.ts';
+import { ConfigError } from '../../settings/config.ts';
+import { registerSecret } from '../../settings/secrets.ts';
 import {
   backoffDelay,
   classifyNetworkError,
@@ -33,7 +33,7 @@ import {
   type OutgoingRequest,
   type Sender,
   type TransportSettings,
-} from '../../support/http/transport.ts';
+} from '../../http/transport.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-transport-'));
 const running: RunningMock[] = [];
@@ -250,7 +250,7 @@ describe('transport against a faulty mock', () => {
     const policy = settings({ retries: 2 });
     const error = await rejection(sendWithPolicy(sender, getBalance(mock), policy));
     assert.equal(error.failure, 'rate-limited');
-    // The first 429 teaches the rate controller (support/http/rate-control.ts) and spends no retry; the
+    // The first 429 teaches the rate controller (http/rate-control.ts) and spends no retry; the
     // next ones, sent at the learned rate, do: 1 + 1 + PCS_RETRIES attempts.
     assert.match(error.message, /^rate limited: GET \/v1\/balances\/1 answered 429 on 4 attempts/);
     assert.equal(calls(), 4);

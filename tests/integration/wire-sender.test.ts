@@ -1,5 +1,5 @@
 /**
- * The keep-alive sender of the generated requests (support/http/wire-sender.ts, undici) reads
+ * The keep-alive sender of the generated requests (http/wire-sender.ts, undici) reads
  * every answer form node:http reads: Content-Length, chunked, delimited by the connection's end
  * (HTTP/1.0 servers), interim 1xx answers, Connection: close; it keeps the body's bytes as sent,
  * reuses connections, marks a reset of an idle connection as safe to resend (and a reset of a
@@ -11,8 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { wireSender, type SendFailure } from '../../support/http/wire-sender.ts';
-import { classifyNetworkError, type OutgoingRequest } from '../../support/http/transport.ts';
+import { wireSender, type SendFailure } from '../../http/wire-sender.ts';
+import { classifyNetworkError, type OutgoingRequest } from '../../http/transport.ts';
 
 interface RawServer {
   url: string;

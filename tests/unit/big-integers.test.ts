@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exactText, isUnsafeIntegerText, parseJson, standInFor, stringifyJson } from '../../contract/big-integers.ts';
-import { buildRequest } from '../../support/http/outgoing.ts';
+import { buildRequest } from '../../http/outgoing-request.ts';
 import { validateAgainst } from '../../contract/schemas.ts';
 import { describeValue } from '../../contract/json-pointer.ts';
 

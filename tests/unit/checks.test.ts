@@ -11,11 +11,11 @@ import {
   statusIsNotServerError,
   statusIsNotSuccess,
   statusIsSuccess,
-} from '../../support/judgment/checks.ts';
-import { parseJsonBody, curlCommand, type Exchange } from '../../support/http/exchange.ts';
-import { ruleFailureMessage } from '../../support/judgment/expect-rule.ts';
-import { registerSecret, redact, redactHeaders } from '../../support/http/redact.ts';
-import { covers } from '../../support/judgment/covers.ts';
+} from '../../judgment/checks.ts';
+import { parseJsonBody, curlCommand, type Exchange } from '../../http/exchange.ts';
+import { ruleFailureMessage } from '../../judgment/expect-rule.ts';
+import { registerSecret, redact, redactHeaders } from '../../settings/secrets.ts';
+import { covers } from '../../judgment/covers.ts';
 
 function exchange(status: number, body: string, contentType = 'application/json; charset=utf-8'): Exchange {
   return {

@@ -2,8 +2,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig, looksLive } from '../../support/lifecycle/config.ts';
-import { checkVariableNames, knownVariables, nearestVariable } from '../../support/lifecycle/variable-names.ts';
+import { ConfigError, loadConfig, looksLive } from '../../settings/config.ts';
+import { checkVariableNames, knownVariables, nearestVariable } from '../../settings/variable-names.ts';
 
 const base = { PCS_BASE_URL: 'http://127.0.0.1:4010/v1', PCS_SECRET_KEY: 'sk_sandbox_abc' };
 

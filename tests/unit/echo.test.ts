@@ -1,12 +1,13 @@
 /**
- * Echo by equivalence (support/judgment/echo.ts, rule TXN-CREATE-ECHO): the forms real runtimes
+ * Echo by equivalence (judgment/rules/echoes.ts, rule TXN-CREATE-ECHO): the forms real runtimes
  * store a sent text or URL in pass; a changed value fails. The stored forms below were printed
  * by the runtimes themselves (PHP 8.2, Python 3.11 with pydantic 1.10, Go 1.19, Node 20) for the
  * sent value beside them.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalText, canonicalUrl, echoEquivalent, echoViolations } from '../../support/judgment/rules/echo.ts';
+import { canonicalUrl, echoEquivalent, echoViolations } from '../../judgment/rules/echoes.ts';
+import { canonicalText } from '../../judgment/canonical-text.ts';
 
 interface Case {
   runtime: string;

@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { parseArgs } from '../../cli/args.ts';
 import { commandHelp, helpText } from '../../cli/help.ts';
 import { commandFlags } from '../../cli/run-flags.ts';
-import { flagUsage } from '../../support/lifecycle/setting-texts.ts';
-import { commands, rowsOf, tableRows } from '../../support/lifecycle/settings.ts';
+import { flagUsage } from '../../settings/setting-texts.ts';
+import { commands, rowsOf, tableRows } from '../../settings/settings.ts';
 import { commandNames, flagArguments, printedFlags } from './help-flags.ts';
 
 describe('every flag of every --help is accepted by its command', () => {

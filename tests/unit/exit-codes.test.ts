@@ -40,7 +40,7 @@ test('configuration errors and signals come first', () => {
 });
 
 test('a signal that reached the runner alone keeps its code; a runner killed outright gives 128 + its signal', () => {
-  // support/lifecycle/termination.ts makes the runner exit 143 or 129 after its cleanup.
+  // run/termination.ts makes the runner exit 143 or 129 after its cleanup.
   assert.equal(exitCodeOfRun({ ...finished, runnerCode: 143, nonConformance: true }), 143);
   assert.equal(exitCodeOfRun({ ...finished, runnerCode: 129 }), 129);
   assert.equal(exitCodeOfRun({ ...finished, runnerCode: 137, runnerKilledBy: 'SIGKILL', nonConformance: true }), 137);

@@ -3,8 +3,8 @@
  * value its row of the settings table suggests: what the every-flag tests give the commands.
  */
 import assert from 'node:assert/strict';
-import { exampleValue } from '../../support/lifecycle/setting-texts.ts';
-import { commands, isSetting, rowsOf, type CommandName } from '../../support/lifecycle/settings.ts';
+import { exampleValue } from '../../settings/setting-texts.ts';
+import { commands, isSetting, rowsOf, type CommandName } from '../../settings/settings.ts';
 
 export const commandNames = Object.keys(commands) as CommandName[];
 

@@ -1,6 +1,6 @@
 /**
- * Requests in flight (support/http/in-flight.ts) and cases in flight
- * (support/generation/concurrent-cases.ts): the limit auto chooses, PCS_IN_FLIGHT's values, results
+ * Requests in flight (http/in-flight.ts) and cases in flight
+ * (generation/concurrent-cases.ts): the limit auto chooses, PCS_IN_FLIGHT's values, results
  * in the items' order, the lowest failing index whatever the timing, and the cases drawn for a
  * seed being the ones fast-check runs for it (what makes a path printed by a run in flight replay).
  */
@@ -14,10 +14,10 @@ import {
   medianRoundTripMs,
   noteRoundTrip,
   resetInFlight,
-} from '../../support/http/in-flight.ts';
-import { casesInFlight } from '../../support/generation/concurrent-cases.ts';
-import { ConfigError, defaultWorkers, workersSetting } from '../../support/lifecycle/config.ts';
-import { workersForRoundTrip } from '../../support/lifecycle/round-trip-probe.ts';
+} from '../../http/in-flight.ts';
+import { casesInFlight } from '../../generation/concurrent-cases.ts';
+import { ConfigError, defaultWorkers, workersSetting } from '../../settings/config.ts';
+import { workersForRoundTrip } from '../../settings/round-trip-probe.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

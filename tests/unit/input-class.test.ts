@@ -1,7 +1,7 @@
 /**
- * The outcome classes of request inputs (support/judgment/input-class.ts), the readings of
- * mistyped values (support/judgment/readings.ts) and the verdicts on answers
- * (support/judgment/outcome.ts). Classes are data in specs/input-cases/ (each case names the rule
+ * The outcome classes of request inputs (judgment/input-class.ts), the readings of
+ * mistyped values (judgment/readings.ts) and the verdicts on answers
+ * (judgment/outcome.ts). Classes are data in specs/input-cases/ (each case names the rule
  * that judges it, whose input class must be the case's); this runner is thin.
  */
 import { test } from 'node:test';
@@ -14,16 +14,16 @@ import {
   declaredContentType,
   effectiveClass,
   type ClassifiedInput,
-} from '../../support/judgment/input-class.ts';
-import { judgeInput } from '../../support/judgment/outcome.ts';
-import { coercedValue } from '../../support/judgment/readings.ts';
-import { creationRule, sendRule } from '../../support/judgment/accepted.ts';
-import { dialectReadings } from '../../support/judgment/json-dialects.ts';
-import { isJson } from '../../support/generation/json-text.ts';
-import { classifyText } from '../../support/judgment/text-class.ts';
+} from '../../judgment/input-class.ts';
+import { judgeInput } from '../../judgment/outcome.ts';
+import { coercedValue } from '../../judgment/readings.ts';
+import { creationRule, sendRule } from '../../judgment/accepted-input.ts';
+import { dialectReadings } from '../../judgment/json-dialects.ts';
+import { isJson } from '../../generation/json-text.ts';
+import { classifyText } from '../../judgment/text-class.ts';
 import type { SchemaName } from '../../contract/schemas.ts';
 
-/** The rule a test of the body's operation judges this input under (support/judgment/accepted.ts). */
+/** The rule a test of the body's operation judges this input under (judgment/accepted-input.ts). */
 const creationOrSendRule = (schema: SchemaName, input: ClassifiedInput): string =>
   schema === 'send-transaction-body' ? sendRule(input) : creationRule(input);
 

@@ -1,6 +1,6 @@
 /**
- * The JSON dialects of mainstream parsers (support/judgment/json-dialects.ts) and the text modes built on them
- * (support/generation/json-text.ts): with no extension the reader is RFC 8259's (it agrees with JSON.parse on JSON
+ * The JSON dialects of mainstream parsers (judgment/json-dialects.ts) and the text modes built on them
+ * (generation/json-text.ts): with no extension the reader is RFC 8259's (it agrees with JSON.parse on JSON
  * and on JSON one character away from it), each dialect reads what its parser documents, malformed text is read by
  * none and lenient text by at least one. tests/integration/json-dialects.test.ts holds the dialects that run here
  * (Ruby's json, Python's json) to the real parsers.
@@ -9,14 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseJson } from '../../contract/big-integers.ts';
-import { dialectReadings, dialects, readJson, unread } from '../../support/judgment/json-dialects.ts';
-import {
-  isJson,
-  lenientExamples,
-  lenientForms,
-  lenientText,
-  malformedText,
-} from '../../support/generation/json-text.ts';
+import { dialectReadings, dialects, readJson, unread } from '../../judgment/json-dialects.ts';
+import { isJson, lenientExamples, lenientForms, lenientText, malformedText } from '../../generation/json-text.ts';
 
 const strict = { extensions: {} };
 const dialect = (name: string) => {

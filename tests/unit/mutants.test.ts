@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildMockApp } from '../../mock/app.ts';
 import { behaviours, mutants, variants, installMutant, UnknownMutantError } from '../../mock/mutants/index.ts';
-import { referenceExtras } from '../../mock/mutants/shape.ts';
-import { documentedResponses } from '../../mock/mutants/contract.ts';
+import { referenceExtras } from '../../mock/mutants/shape-mutants.ts';
+import { documentedResponses } from '../../mock/mutants/documented-responses.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
 import { operationRules, operations } from '../../contract/operations.ts';
 import {
@@ -216,7 +216,7 @@ async function probe(mutant: string | undefined): Promise<Answer[]> {
 }
 
 /**
- * Requests of who may do what and of what the server owns (mock/mutants/security.ts): another account's key
+ * Requests of who may do what and of what the server owns (mock/mutants/security-mutants.ts): another account's key
  * on this account's resources, keys that are almost right, ids followed by other characters, server-owned
  * fields in a creation body, a send through another mode; and, since times are masked, what the answers' times
  * say relative to the clock and to each other (`note`).
@@ -271,7 +271,7 @@ async function security(
   note({ balanceInOrder: Date.parse(String(balance?.updated_at)) >= Date.parse(String(balance?.created_at)) });
 }
 
-/** One request per edge the boundary mutants crash on or corrupt (mock/mutants/boundary.ts). */
+/** One request per edge the boundary mutants crash on or corrupt (mock/mutants/boundary-mutants.ts). */
 async function edges(call: Inject): Promise<void> {
   const descriptions = [
     'd'.repeat(300),

@@ -15,12 +15,12 @@ import {
   productFolders,
   relativeLinks,
 } from '../../lab/build-package.ts';
-import { modulePath, moduleExtension } from '../../support/lifecycle/module-paths.ts';
+import { modulePath, moduleExtension } from '../../settings/module-paths.ts';
 
 const source = [
-  "import { test } from '../../support/fixtures.ts';",
-  "import type { Exchange } from '../../support/http/exchange.ts';",
-  "import { type Target, covers } from '../../support/judgment/covers.ts';",
+  "import { test } from '../../suite/fixtures.ts';",
+  "import type { Exchange } from '../../http/exchange.ts';",
+  "import { type Target, covers } from '../../judgment/covers.ts';",
   "export { rule } from './rules.ts';",
   '',
   'interface Seen {',
@@ -43,17 +43,12 @@ test('a compiled module keeps every line and column of its source; relative impo
     const line = sourceLines.findIndex((text) => text.includes(needle));
     assert.equal(lines[line]?.indexOf(needle), sourceLines[line]?.indexOf(needle), needle);
   }
-  assert.equal(lines[0], "import { test } from '../../support/fixtures.js';");
+  assert.equal(lines[0], "import { test } from '../../suite/fixtures.js';");
   assert.equal(lines[1]?.trim(), '', 'a type-only import is erased');
-  assert.match(lines[2] ?? '', /^import \{\s+covers \} from '\.\.\/\.\.\/support\/judgment\/covers\.js';$/);
+  assert.match(lines[2] ?? '', /^import \{\s+covers \} from '\.\.\/\.\.\/judgment\/covers\.js';$/);
   assert.equal(lines[3], "export { rule } from './rules.js';");
   assert.match(lines[10] ?? '', /await import\('\.\/late\.js'\)/);
-  assert.deepEqual(imports, [
-    '../../support/fixtures.js',
-    '../../support/judgment/covers.js',
-    './rules.js',
-    './late.js',
-  ]);
+  assert.deepEqual(imports, ['../../suite/fixtures.js', '../../judgment/covers.js', './rules.js', './late.js']);
   assert.doesNotMatch(javascript, /interface|: Seen|as number|: Target/);
 });
 

@@ -1,12 +1,12 @@
 /**
- * The rate controller (support/http/rate-control.ts) on a simulated clock against simulated gateways
- * (mock/rate-limits.ts), the rate-limit header parser (support/http/rate-headers.ts) and the mock's
+ * The rate controller (http/rate-control.ts) on a simulated clock against simulated gateways
+ * (mock/rate-limits.ts), the rate-limit header parser (http/rate-headers.ts) and the mock's
  * throttle faults (mock/faults.ts). No sockets, no sleeping: the figures are exact for a given run.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RateController } from '../../support/http/rate-control.ts';
-import { rateFacts, resetDelayMs } from '../../support/http/rate-headers.ts';
+import { RateController } from '../../http/rate-control.ts';
+import { rateFacts, resetDelayMs } from '../../http/rate-headers.ts';
 import { MockRateLimits, rateLimitHeaders, type RateLimitPlan } from '../../mock/rate-limits.ts';
 import { FaultDecider, FaultSpecError, parseFaults } from '../../mock/faults.ts';
 

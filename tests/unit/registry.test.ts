@@ -1,7 +1,7 @@
 /** The check registry: which rules judge an answer, under what expectation, and which a test of one kind asserts. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseJsonBody, type Exchange } from '../../support/http/exchange.ts';
+import { parseJsonBody, type Exchange } from '../../http/exchange.ts';
 import {
   assertedJudgements,
   checksOf,
@@ -9,7 +9,7 @@ import {
   registeredRules,
   wasJudged,
   type Judgement,
-} from '../../support/judgment/registry.ts';
+} from '../../judgment/registry.ts';
 import {
   accepted,
   authorised,
@@ -21,12 +21,12 @@ import {
   noting,
   refused,
   type Expectation,
-} from '../../support/judgment/expectations.ts';
+} from '../../judgment/expectations.ts';
 import { operations, type OperationId } from '../../contract/operations.ts';
 import { isRuleId, rule } from '../../contract/rules.ts';
-import { classifyField } from '../../support/judgment/input-class.ts';
-import { bodyAsRead } from '../../support/judgment/accepted.ts';
-import { defaultAnswerSettings } from '../../support/judgment/answer-settings.ts';
+import { classifyField } from '../../judgment/input-class.ts';
+import { bodyAsRead } from '../../judgment/accepted-input.ts';
+import { defaultAnswerSettings } from '../../judgment/answer-settings.ts';
 
 /** The default reading: no --strict, the default clock tolerance. */
 const judge = (answer: Exchange, expectation: Expectation): Judgement[] =>

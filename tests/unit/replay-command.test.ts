@@ -7,9 +7,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invocationPrefix, recordedInvocation, replayLine } from '../../support/generation/replay-command.ts';
-import { curlCommand } from '../../support/http/exchange.ts';
-import { buildRequest, type Auth } from '../../support/http/outgoing.ts';
+import { invocationPrefix, recordedInvocation, replayLine } from '../../generation/replay-command.ts';
+import { curlCommand } from '../../http/exchange.ts';
+import { buildRequest, type Auth } from '../../http/outgoing-request.ts';
 
 test('the replay keeps the flags the user gave and adds seed, path and the test', () => {
   const line = replayLine(

@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestRecord } from '../../reporters/conformance-model.ts';
 import { buildReports, outputFiles } from '../../reporters/report-pipeline.ts';
-import type { VerdictRecord } from '../../support/judgment/verdict-record.ts';
+import type { VerdictRecord } from '../../judgment/verdict-record.ts';
 
 const source = (entry: number): VerdictRecord['source'] => ({ kind: 'har', file: 'traffic.har', entry });
 

@@ -2,7 +2,7 @@
  * The reporters' logic on synthetic records: failure categories (and Allure's own filing of the
  * messages rendered from the same records), verdicts per rule, the conformance matrix and the
  * rule coverage, their Markdown, the Playwright reporter end to end on fake test cases, and the
- * Allure labels of support/reporting/allure.ts.
+ * Allure labels of reporters/allure-labels.ts.
  *
  *   node --import tsx --test tests/unit/reporters.test.ts
  */
@@ -34,26 +34,21 @@ import {
   strictWarning,
   type RunHeader,
 } from '../../reporters/markdown.ts';
+import { allureCategories, environmentInfo } from '../../reporters/allure-environment.ts';
 import {
-  allureCategories,
-  environmentInfo,
   headingAnchor,
   ruleSectionLink,
   ruleStory,
   severityOf,
   testOperations,
   violationTable,
-} from '../../support/reporting/allure.ts';
-import type { Exchange } from '../../support/http/exchange.ts';
-import { checkRecord, renderVerdict } from '../../support/judgment/verdict-message.ts';
-import {
-  verdictAttachment,
-  type VerdictAttachmentBody,
-  type VerdictRecord,
-} from '../../support/judgment/verdict-record.ts';
-import { bodyIsJson, bodyMatchesSchema } from '../../support/judgment/checks.ts';
+} from '../../judgment/rule-labels.ts';
+import type { Exchange } from '../../http/exchange.ts';
+import { checkRecord, renderVerdict } from '../../judgment/verdict-message.ts';
+import { verdictAttachment, type VerdictAttachmentBody, type VerdictRecord } from '../../judgment/verdict-record.ts';
+import { bodyIsJson, bodyMatchesSchema } from '../../judgment/checks.ts';
 import { allureCategoryOf } from '../integration/allure-categories.ts';
-import { registerSecret } from '../../support/http/redact.ts';
+import { registerSecret } from '../../settings/secrets.ts';
 
 const secret = 'sk_sandbox_unit_reporters_secret_42';
 registerSecret(secret);

@@ -1,6 +1,6 @@
 /**
  * The summary that ends a run (reporters/run-summary.ts), and failures about the target without
- * the suite's stack frames (support/judgment/frameless.ts).
+ * the suite's stack frames (judgment/frameless.ts).
  *
  *   node --import tsx --test tests/unit/run-summary.test.ts
  */
@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import type { Rule } from '../../contract/rules.ts';
 import { buildCoverage, totalsOf, type TestRecord } from '../../reporters/conformance-model.ts';
 import { renderRunSummary } from '../../reporters/run-summary.ts';
-import type { VerdictRecord } from '../../support/judgment/verdict-record.ts';
-import { withoutFrames, withoutSuiteFrames } from '../../support/judgment/frameless.ts';
+import type { VerdictRecord } from '../../judgment/verdict-record.ts';
+import { withoutFrames, withoutSuiteFrames } from '../../judgment/frameless.ts';
 
 const rule = (id: string, operations: Rule['operations']): Rule => ({
   id,

@@ -14,7 +14,7 @@ import { causesOf } from '../../reporters/causes.ts';
 import { totalsOf, type TestRecord } from '../../reporters/conformance-model.ts';
 import ConsoleReporter from '../../reporters/console-reporter.ts';
 import { renderJUnit } from '../../reporters/junit.ts';
-import { verdictAttachment, type VerdictRecord } from '../../support/judgment/verdict-record.ts';
+import { verdictAttachment, type VerdictRecord } from '../../judgment/verdict-record.ts';
 
 const forbidden = (operation: string, path: string): VerdictRecord => ({
   rule: operation === 'deleteCustomer' ? 'AUTH-DELETE-401' : 'AUTH-OTHERS-401',
@@ -34,7 +34,7 @@ const failedCase = (title: string, record: VerdictRecord): TestRecord => ({
 
 const cleanup = (outcome: 'passed' | 'failed'): TestRecord => ({
   title: 'global teardown › deleting the customers the run left',
-  location: 'support/lifecycle/cleanup.ts',
+  location: 'run/cleanup.ts',
   rules: ['CUSTOMER-DELETE-204'],
   outcome,
   verdicts: [],

@@ -89,7 +89,7 @@ function nodesOf(node: unknown, path: string): Array<{ path: string; node: Recor
 }
 
 test('the strict layer only narrows the reference one: what --strict accepts, the reference accepts', () => {
-  // support/judgment/registry.ts validates an answer in the strict layer first and skips the reference layer when
+  // judgment/registry.ts validates an answer in the strict layer first and skips the reference layer when
   // it passes: that holds because x-pcs-strict narrows a type, adds required fields or adds a keyword, never widens.
   const widening: string[] = [];
   for (const [name, document] of schemaDocuments) {

@@ -1,5 +1,5 @@
 /**
- * The settings table (support/lifecycle/settings.ts) is the one place a setting is declared: the
+ * The settings table (settings/settings.ts) is the one place a setting is declared: the
  * documentation's tables and .env.example are what the table renders, --help prints every flag and
  * variable of it, the known PCS_* names and the command's flags are its own, every variable has a
  * flag and every flag a variable (or says why not), and what the table suggests is what it accepts.
@@ -16,9 +16,9 @@ import {
   renderConfigurationDoc,
   renderEnvExample,
 } from '../../lab/settings-doc.ts';
-import { loadConfig } from '../../support/lifecycle/config.ts';
-import { readSetting, validateSettings } from '../../support/lifecycle/read-setting.ts';
-import { exampleValue, flagUsage } from '../../support/lifecycle/setting-texts.ts';
+import { loadConfig } from '../../settings/config.ts';
+import { readSetting, validateSettings } from '../../settings/read-setting.ts';
+import { exampleValue, flagUsage } from '../../settings/setting-texts.ts';
 import {
   commands,
   defaultClockToleranceSeconds,
@@ -29,8 +29,8 @@ import {
   tableRows,
   valueFlagName,
   variableSettings,
-} from '../../support/lifecycle/settings.ts';
-import { knownVariables } from '../../support/lifecycle/variable-names.ts';
+} from '../../settings/settings.ts';
+import { knownVariables } from '../../settings/variable-names.ts';
 
 describe('generated from the table: a change of the table without npm run settings:generate fails here', () => {
   test("docs/reference/configuration.md's flag and variable tables", () => {

@@ -13,9 +13,9 @@ import { operations } from '../../contract/operations.ts';
 import { validateAgainst, type SchemaName } from '../../contract/schemas.ts';
 import { exampleBodies, mockExamples, renderShapesDoc, shapesDocFile } from '../../lab/shapes-doc.ts';
 import { seedFor } from '../../mock/seed.ts';
-import { pinnedValues } from '../../support/generation/arbitraries.ts';
-import { classifyField } from '../../support/judgment/input-class.ts';
-import { settings } from '../../support/lifecycle/settings.ts';
+import { pinnedValues } from '../../generation/arbitraries.ts';
+import { classifyField } from '../../judgment/input-class.ts';
+import { settings } from '../../settings/settings.ts';
 
 test('docs/reference/shapes.md is generated (npm run shapes:generate)', async () => {
   const page = readFileSync(shapesDocFile, 'utf8');

@@ -1,7 +1,7 @@
-/** Time that agrees with itself (support/judgment/times.ts): TIME-NOW against the answer's own clock, TIME-ORDER. */
+/** Time that agrees with itself (judgment/rules/times.ts): TIME-NOW against the answer's own clock, TIME-ORDER. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createdNow, timesInOrder } from '../../support/judgment/rules/times.ts';
+import { createdNow, timesInOrder } from '../../judgment/rules/times.ts';
 
 const now = Date.now();
 const iso = (offsetMs: number): string => new Date(now + offsetMs).toISOString();

@@ -1,18 +1,14 @@
 /**
- * A token's integer form (support/judgment/token-forms.ts) and an amount read as "not given"
- * (support/judgment/rules/money.ts): a value read as another is no reading.
+ * A token's integer form (judgment/token-forms.ts) and an amount read as "not given"
+ * (judgment/rules/money.ts): a value read as another is no reading.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { anotherTokenInput, integerForm } from '../../support/judgment/token-forms.ts';
-import {
-  notGivenAmountViolations,
-  owesAnswerWithoutAmount,
-  withoutAmount,
-} from '../../support/judgment/rules/money.ts';
-import { classifyField } from '../../support/judgment/input-class.ts';
-import { namesNumber } from '../../support/judgment/readings.ts';
-import { judgeInput } from '../../support/judgment/outcome.ts';
+import { anotherTokenInput, integerForm } from '../../judgment/token-forms.ts';
+import { notGivenAmountViolations, owesAnswerWithoutAmount, withoutAmount } from '../../judgment/rules/money.ts';
+import { classifyField } from '../../judgment/input-class.ts';
+import { namesNumber } from '../../judgment/readings.ts';
+import { judgeInput } from '../../judgment/outcome.ts';
 
 test('a token of digits has an integer form only when a JSON integer keeps it', () => {
   assert.deepEqual(integerForm('6208307154'), { kind: 'exact', value: 6208307154 });

@@ -1,5 +1,5 @@
 /**
- * The pure parts of the forwarding proxy (support/traffic/): the upstream's base address and where
+ * The pure parts of the forwarding proxy (proxy/): the upstream's base address and where
  * a request target goes there, hop-by-hop headers, bounded body captures, bounded decompression,
  * and the bounded queue in front of the exchange hook.
  *
@@ -8,11 +8,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { BodyCapture, contentCodings, decodeBody, isZlibWrapped } from '../../support/traffic/body-capture.ts';
-import { ExchangeQueue } from '../../support/traffic/exchange-queue.ts';
-import { endToEndHeaders, flatHeaders, headerPairs, headerValue, isHopByHop } from '../../support/traffic/headers.ts';
-import { forwardedTarget, parseUpstream, ProxyConfigError } from '../../support/traffic/upstream.ts';
-import { ConfigError } from '../../support/lifecycle/config-error.ts';
+import { BodyCapture, contentCodings, decodeBody, isZlibWrapped } from '../../proxy/body-capture.ts';
+import { ExchangeQueue } from '../../proxy/exchange-queue.ts';
+import { endToEndHeaders, flatHeaders, headerPairs, headerValue, isHopByHop } from '../../proxy/header-list.ts';
+import { forwardedTarget, parseUpstream, ProxyConfigError } from '../../proxy/upstream-address.ts';
+import { ConfigError } from '../../settings/config-error.ts';
 
 describe('the upstream', () => {
   test('an http(s) base address ending in /v1, with or without a trailing slash', () => {

@@ -1,5 +1,5 @@
 /**
- * The traffic judge (support/traffic/judge.ts) over exchanges written by hand, as a client's traffic
+ * The traffic judge (judge/traffic-judge.ts) over exchanges written by hand, as a client's traffic
  * would show them: each rule it names is held to what the exchange and the earlier ones showed, and
  * nothing the traffic did not show is assumed. A rate limit or a gateway's fault is undecided, an
  * answer recorded in part is judged by its status alone, and a request recorded in part is not judged.
@@ -8,10 +8,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pinnedValues } from '../../support/generation/arbitraries.ts';
-import { classifyBody } from '../../support/traffic/body-class.ts';
-import { TrafficJudge, type JudgedExchange, type JudgeOptions } from '../../support/traffic/judge.ts';
-import type { TrafficExchange } from '../../support/traffic/traffic-exchange.ts';
+import { pinnedValues } from '../../generation/arbitraries.ts';
+import { classifyBody } from '../../judge/body-class.ts';
+import { TrafficJudge, type JudgedExchange, type JudgeOptions } from '../../judge/traffic-judge.ts';
+import type { TrafficExchange } from '../../judge/traffic-exchange.ts';
 
 const key = 'sk_sandbox_traffic_judge_0001';
 const second = 'sk_sandbox_traffic_judge_0002';

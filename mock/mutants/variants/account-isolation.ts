@@ -2,9 +2,9 @@
  * Gap row account-isolation: how a resource of another account answers is not shown, so any
  * 4xx conforms, as for a resource that does not exist.
  */
-import { errorJson, isObject, otherAccountStore } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { errorJson, isObject, otherAccountStore } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /** Another account's resource answers 403 where the reference mock answers 404. */
 function foreignResources403(): Hooks {

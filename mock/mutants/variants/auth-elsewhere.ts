@@ -2,8 +2,8 @@
  * Gap row auth-elsewhere: 401 is shown for customer deletion only; the valid key sent bare may
  * be accepted or refused by default, and another scheme is not tested.
  */
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function authElsewhereVariants(): Variant[] {
   return [

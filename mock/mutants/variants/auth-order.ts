@@ -1,7 +1,7 @@
 /** Gap row auth-order: the order of authentication and lookup is not shown, so a server may check either first. */
-import { errorJson } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { errorJson } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /** Operations with an id in the path, and the collection that id is looked up in. */
 const lookupBeforeAuth = (): Hooks => ({

@@ -2,9 +2,9 @@
  * Gap row bounds: units, bounds and size limits are not shown, so values of the documented type
  * beyond the safe ones may be refused: each variant refuses with 422 beyond a server's own bounds.
  */
-import { isObject } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { bounds, variant } from './shared.ts';
+import { isObject } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { bounds, variant } from './shared-choices.ts';
 
 const codePoints = (text: string): number => [...text].length;
 

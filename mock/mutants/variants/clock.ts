@@ -2,9 +2,9 @@
  * Gap row clock: which clock timestamps follow is not shown, so a server whose clock is off from
  * the suite's but agrees with its own Date header conforms.
  */
-import { bodyObjects, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { dateTimeFields, variant } from './shared.ts';
+import { bodyObjects, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { dateTimeFields, variant } from './shared-choices.ts';
 
 /** Every timestamp of an answer, and its Date header, `ms` ahead of the real clock. */
 function clockAhead(ms: number): () => Hooks {

@@ -7,16 +7,16 @@
  * suite's own habits.
  */
 import { Ajv } from 'ajv';
-import { isObject } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /**
  * A server that validates bodies the way Fastify does by default: ajv with coerceTypes
  * 'array', against its own schema of the reference's request shapes (written here from the
  * reference, not taken from schemas/), answering 400 in Fastify's error shape when a body
  * does not fit even after coercion. Its amount is guarded before coercion, as money must be:
- * Fastify's default alone would charge 1 for true (mock/mutants/exact-money.ts).
+ * Fastify's default alone would charge 1 for true (mock/mutants/exact-money-mutants.ts).
  */
 export function coercingServer(): Hooks {
   const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });

@@ -2,9 +2,9 @@
  * Variants that make several rows' choices at once, from the behaviours of those rows' modules:
  * a real server makes many of these choices together, and the suite must pass them together.
  */
-import { rubyFloat } from '../../../support/judgment/string-casts.ts';
+import { rubyFloat } from '../../../judgment/string-casts.ts';
 import { BadRequest } from '../../validation.ts';
-import { isObject, type Hooks, type ResponseContext, type Rewrite, type Variant } from '../hooks.ts';
+import { isObject, type Hooks, type ResponseContext, type Rewrite, type Variant } from '../behaviour-hooks.ts';
 import { readWith } from './lenient-json.ts';
 import { amountRange, tightText } from './bounds.ts';
 import { coercingServer } from './coercion.ts';
@@ -15,7 +15,7 @@ import { largeIds } from './identifiers.ts';
 import { lenientFormats } from './prose-constraints.ts';
 import { nullAsAbsent } from './required-fields.ts';
 import { noCharset } from './response-content-type.ts';
-import { tokenAliases, variant } from './shared.ts';
+import { tokenAliases, variant } from './shared-choices.ts';
 import { creation200 } from './success-status.ts';
 import { microseconds } from './timestamps.ts';
 import { jwtAlias } from './token-form.ts';

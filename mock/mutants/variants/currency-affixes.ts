@@ -1,7 +1,7 @@
 /** Gap row currency-affixes: a currency's prefix and suffix are strings, possibly empty. */
-import { bodyObjects, isSuccess } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { bodyObjects, isSuccess } from '../behaviour-hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function currencyAffixesVariants(): Variant[] {
   return [

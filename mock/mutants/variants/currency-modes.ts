@@ -2,9 +2,9 @@
  * Gap row currency-modes: whether a transaction can be sent through every mode its currency
  * lists is not shown, so a sandbox may enable only some.
  */
-import { errorJson } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { errorJson } from '../behaviour-hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function currencyModesVariants(): Variant[] {
   return [

@@ -2,9 +2,9 @@
  * Gap row customer-creation: customer creation exists but is not shown, so a target may not
  * offer it (tests that need a customer are skipped) or answer it in its own shape.
  */
-import { errorJson, isObject, isSuccess } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { errorJson, isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function customerCreationVariants(): Variant[] {
   return [

@@ -3,14 +3,14 @@
  * stores them, so the answer may carry a form equivalent to what was sent.
  */
 import { domainToASCII } from 'node:url';
-import { isObject, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /**
  * The echo stored in the form another runtime writes: the description and the callback URL of a
  * created transaction as `description` and `url` leave them. Independent of the suite's own
- * normalization (support/judgment/echo.ts): each mimics one runtime's habit.
+ * normalization (judgment/rules/echoes.ts): each mimics one runtime's habit.
  */
 function echoStoredAs(description: (text: string) => string, url: (text: string) => string): () => Hooks {
   return () => ({

@@ -3,9 +3,9 @@
  * Error bodies of another shape also vary the rows environments and token-not-key, whose
  * refusals the suite then reads from the status alone.
  */
-import { isObject } from '../hooks.ts';
-import type { Hooks, ResponseContext, Rewrite, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject } from '../behaviour-hooks.ts';
+import type { Hooks, ResponseContext, Rewrite, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 function errorRewrite(render: (context: ResponseContext, message: string, code: string) => Rewrite): () => Hooks {
   return () => ({

@@ -2,9 +2,9 @@
  * Gap row error-status: the error responses of operations 2 to 6 are not shown, so a refusal
  * is any 4xx, never a particular one.
  */
-import { isObject } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export const invalid422 = (): Hooks => ({
   onSend: (c) =>

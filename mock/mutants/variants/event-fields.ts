@@ -2,9 +2,9 @@
  * Gap row event-fields: a payment intent's event times are "set when" their event happens, so
  * until then each may be absent as well as null.
  */
-import { bodyObjects, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { bodyObjects, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export const eventFieldsAbsent = (): Hooks => ({
   onSend: (c) => {

@@ -2,9 +2,9 @@
  * Gap row extra-fields: fields beyond those shown are not excluded, so every answer may carry more, or less of what
  * the reference does not show (a transaction's customer, named in any form or not at all).
  */
-import { bodyObjects, isObject, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { bodyObjects, isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /**
  * A transaction's customer as an expanded object in place of customer_id (Stripe's `expand`, a serializer that nests

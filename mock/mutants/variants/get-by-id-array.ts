@@ -1,7 +1,7 @@
 /** Gap row get-by-id-array: GET-by-id returns "a JSON array", which may hold more than the object asked for. */
-import { isObject, isSuccess } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function getByIdArrayVariants(): Variant[] {
   return [

@@ -1,7 +1,7 @@
 /** Gap row identifiers: ids are integers whose range is not shown, so 64-bit ones conform. */
-import { isObject, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /** Ids far from the reference's ranges (beyond 32 bits): answers add an offset, requests remove it. */
 export function largeIds(): Hooks {

@@ -16,7 +16,7 @@
  * several rows' choices at once, and shared.ts what more than one row's modules use.
  */
 import { gapRows } from '../../../contract/gaps.ts';
-import type { Variant } from '../hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
 import { accountIsolationVariants } from './account-isolation.ts';
 import { authElsewhereVariants } from './auth-elsewhere.ts';
 import { authOrderVariants } from './auth-order.ts';

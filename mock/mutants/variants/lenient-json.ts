@@ -1,13 +1,13 @@
 /**
  * Gap row lenient-json: RFC 8259 section 9 lets a parser accept forms and extensions beyond JSON, and the reference
  * says only that JSON bodies use Content-Type application/json. The variant reads bodies as mainstream lenient
- * parsers do with their defaults (the suite's models of them, support/judgment/json-dialects.ts, which
+ * parsers do with their defaults (the suite's models of them, judgment/json-dialects.ts, which
  * tests/integration/json-dialects.test.ts holds to the real parsers where they run).
  */
-import { dialects, readJson, unread, type Dialect } from '../../../support/judgment/json-dialects.ts';
+import { dialects, readJson, unread, type Dialect } from '../../../judgment/json-dialects.ts';
 import { BadRequest } from '../../validation.ts';
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 const dialect = (name: string): Dialect => {
   const found = dialects.find((candidate) => candidate.name === name);

@@ -3,8 +3,8 @@
  * change each time, the earlier ones revoked or not.
  */
 import { randomBytes } from 'node:crypto';
-import type { Variant } from '../hooks.ts';
-import { tokenAliases, variant } from './shared.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { tokenAliases, variant } from './shared-choices.ts';
 
 export function linkTwiceVariants(): Variant[] {
   return [

@@ -4,8 +4,8 @@
  * "1_000" as 1000; neither reads a fraction as another amount.
  */
 import { BadRequest } from '../../validation.ts';
-import { isObject, type Hooks, type Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject, type Hooks, type Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /** The amount as the raw text writes it: a fraction or an exponent (1500.0, 15e2) is no integer to a typed parser. */
 const amountToken = /"amount"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/;

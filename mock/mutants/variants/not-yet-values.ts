@@ -2,9 +2,9 @@
  * Gap row not-yet-values: the reference does not say what a record shows for a value it does not
  * have yet, so it may be null or left out (lenient: --strict requires these fields present).
  */
-import { bodyObjects, isObject, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { bodyObjects, isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /** Values a record does not have yet, null or left out: payment_method_id before a phone number, currency affixes. */
 function notYetValues(form: 'null' | 'absent'): () => Hooks {

@@ -1,7 +1,7 @@
 /** Gap row payment-url: the payment link's url is an absolute URL of any scheme, an app's deep link included. */
-import { isObject, isSuccess } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function paymentUrlVariants(): Variant[] {
   return [

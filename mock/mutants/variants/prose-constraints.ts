@@ -3,9 +3,9 @@
  * two-letter country, an international-style number, a currency code) are constraints only
  * under --strict, so a lenient reading of them conforms by default.
  */
-import { isObject } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export const lenientFormats = (): Hooks => ({
   preHandler: (c) => {

@@ -2,8 +2,8 @@
  * Gap row request-content-type: valid JSON declared with another Content-Type, or none, may be
  * parsed as JSON (lenient: --strict refuses it).
  */
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /** A body is JSON whatever its declared type: the declared Content-Type (or its absence) is ignored. */
 const anyContentType = (): Hooks => ({

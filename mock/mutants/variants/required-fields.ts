@@ -2,9 +2,9 @@
  * Gap row required-fields: which creation fields are required is not shown, so a field left
  * out, null or blank may be read as "not given" (lenient: --strict refuses null and missing).
  */
-import { isObject, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /** Deletes, at any depth of a request body, the members that are null: a server that reads null as "not given". */
 function dropNulls(value: unknown, keep: ReadonlySet<string>): void {

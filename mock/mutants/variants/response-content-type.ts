@@ -1,6 +1,6 @@
 /** Gap row response-content-type: an answer's JSON Content-Type may come with any parameters, in any case. */
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export const noCharset = (): Hooks => ({
   onSend: (c) => (c.contentType?.startsWith('application/json') ? { contentType: 'application/json' } : undefined),

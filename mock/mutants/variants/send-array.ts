@@ -1,7 +1,7 @@
 /** Gap row send-array: a send returns "a JSON array containing payment-intent objects", possibly several. */
-import { isObject, isSuccess } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function sendArrayVariants(): Variant[] {
   return [

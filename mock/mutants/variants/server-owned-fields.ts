@@ -2,9 +2,9 @@
  * Gap row server-owned-fields: whether a creation body may carry the fields the server gives a
  * transaction is not shown, so they may be refused, or accepted (a client's reference kept).
  */
-import { isObject, isSuccess } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
-import { bounds, variant } from './shared.ts';
+import { isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { bounds, variant } from './shared-choices.ts';
 
 export function serverOwnedFieldsVariants(): Variant[] {
   return [

@@ -1,7 +1,7 @@
 /** Gap row status-values: the documented status values are examples, not an enumeration. */
-import { bodyObjects, isSuccess } from '../hooks.ts';
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { bodyObjects, isSuccess } from '../behaviour-hooks.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function statusValuesVariants(): Variant[] {
   return [

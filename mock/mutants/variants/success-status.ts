@@ -1,7 +1,7 @@
 /** Gap row success-status: the success codes of operations 2 to 6 are not shown, so any 2xx conforms. */
-import { isObject, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { isObject, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export const creation200 = (): Hooks => ({ onSend: (c) => (c.status === 201 ? { status: 200 } : undefined) });
 

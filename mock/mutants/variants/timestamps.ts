@@ -2,9 +2,9 @@
  * Gap row timestamps: "ISO 8601 date-time" is read as any RFC 3339 date-time, so an offset, no
  * fraction or more digits of one all conform.
  */
-import { bodyObjects, isSuccess } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { dateTimeFields, variant } from './shared.ts';
+import { bodyObjects, isSuccess } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { dateTimeFields, variant } from './shared-choices.ts';
 
 function rewriteDates(render: (date: Date) => string): () => Hooks {
   const fields = dateTimeFields();

@@ -3,8 +3,8 @@
  * the link returns a string), so any non-empty string conforms, digits that start with 0 included.
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { Variant } from '../hooks.ts';
-import { tokenAliases, variant } from './shared.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { tokenAliases, variant } from './shared-choices.ts';
 
 export const jwtAlias = (): string => {
   const payload = Buffer.from(JSON.stringify({ sub: randomBytes(6).toString('hex') })).toString('base64url');

@@ -2,9 +2,9 @@
  * Gap row transport: rate limits, size limits and time-outs are not shown; the suite waits for
  * and follows them, and none of them is a verdict on conformance.
  */
-import { errorJson } from '../hooks.ts';
-import type { Hooks, Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import { errorJson } from '../behaviour-hooks.ts';
+import type { Hooks, Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 /** A server behind a proxy that closes every connection, a little slow. */
 const connectionCloseLatency = (): Hooks => ({

@@ -3,8 +3,8 @@
  * but a 5xx conforms, an empty array included; a read of another account's balance answers as
  * an unknown id does (row account-isolation).
  */
-import type { Variant } from '../hooks.ts';
-import { variant } from './shared.ts';
+import type { Variant } from '../behaviour-hooks.ts';
+import { variant } from './shared-choices.ts';
 
 export function unknownIdsVariants(): Variant[] {
   return [

@@ -10,17 +10,17 @@
  * the intents of a send tell which transaction the token paid.
  */
 import fc from 'fast-check';
-import { test, requireWrites } from '../../../support/fixtures.ts';
-import { covers } from '../../../support/judgment/covers.ts';
-import type { Violation } from '../../../support/judgment/checks.ts';
-import { accepted, noting } from '../../../support/judgment/expectations.ts';
-import { acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
-import { holds, holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
+import { test, requireWrites } from '../../../suite/fixtures.ts';
+import { covers } from '../../../judgment/covers.ts';
+import type { Violation } from '../../../judgment/checks.ts';
+import { accepted, noting } from '../../../judgment/expectations.ts';
+import { acceptedTransactionBody } from '../../../generation/arbitraries.ts';
+import { holds, holdsAnswer, needsAnswer, runProperty } from '../../../generation/properties.ts';
 import { describeValue, valueAtPointer } from '../../../contract/json-pointer.ts';
 import { exactText } from '../../../contract/big-integers.ts';
-import type { FastClient } from '../../../support/http/fast-client.ts';
-import type { Exchange } from '../../../support/http/exchange.ts';
-import type { Target } from '../../../support/lifecycle/target.ts';
+import type { FastClient } from '../../../http/fast-client.ts';
+import type { Exchange } from '../../../http/exchange.ts';
+import type { Target } from '../../../settings/target.ts';
 import type { CreateTransactionBody } from '../../../contract/types.ts';
 
 /** Bursts of 2 to 12 creation bodies with distinct amounts. */

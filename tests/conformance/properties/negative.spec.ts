@@ -2,15 +2,15 @@
  * Negative properties: generated requests off the safe path. Bodies with one field of another
  * JSON type, a send body without its required token, malformed JSON, valid JSON declared with
  * another Content-Type, and path parameters that name nothing. Each input is judged by its
- * class, computed from schemas/ (support/judgment/input-class.ts): a 4xx where no reading
+ * class, computed from schemas/ (judgment/input-class.ts): a 4xx where no reading
  * makes it valid (must refuse); a 4xx, or a 2xx whose answer carries the value as read, where
  * the reference leaves it open (accept or refuse; --strict: refuse); "never a 2xx" for the
  * documented required token, "never a 5xx" for unknown path parameters, 404 for unknown
  * customer ids (documented).
  */
 import fc from 'fast-check';
-import { test, requireWrites } from '../../../support/fixtures.ts';
-import { covers } from '../../../support/judgment/covers.ts';
+import { test, requireWrites } from '../../../suite/fixtures.ts';
+import { covers } from '../../../judgment/covers.ts';
 import {
   acceptedSendPhone,
   acceptedTransactionBody,
@@ -23,19 +23,19 @@ import {
   unicodeText,
   wrongTypeFor,
   type TextCase,
-} from '../../../support/generation/arbitraries.ts';
-import { holds, holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
-import { isSuccess } from '../../../support/judgment/checks.ts';
+} from '../../../generation/arbitraries.ts';
+import { holds, holdsAnswer, needsAnswer, runProperty } from '../../../generation/properties.ts';
+import { isSuccess } from '../../../judgment/checks.ts';
 import {
   amountPointer,
   notGivenAmountViolations,
   owesAnswerWithoutAmount,
   withoutAmount,
-} from '../../../support/judgment/rules/money.ts';
-import { edgeLargeId, edgeOddId, edgeUnknownId, isLargeId, readsAsInteger } from '../../../support/generation/edges.ts';
-import { classifyField, declaredContentType } from '../../../support/judgment/input-class.ts';
-import { classifyText } from '../../../support/judgment/text-class.ts';
-import { bodyAsRead, creationRule, sendRule } from '../../../support/judgment/accepted.ts';
+} from '../../../judgment/rules/money.ts';
+import { edgeLargeId, edgeOddId, edgeUnknownId, isLargeId, readsAsInteger } from '../../../generation/edges.ts';
+import { classifyField, declaredContentType } from '../../../judgment/input-class.ts';
+import { classifyText } from '../../../judgment/text-class.ts';
+import { bodyAsRead, creationRule, sendRule } from '../../../judgment/accepted-input.ts';
 import {
   accepted,
   classified,
@@ -45,10 +45,10 @@ import {
   noting,
   refused,
   type AnswerContext,
-} from '../../../support/judgment/expectations.ts';
-import type { Reading } from '../../../support/judgment/readings.ts';
-import type { FastClient } from '../../../support/http/fast-client.ts';
-import type { Target } from '../../../support/lifecycle/target.ts';
+} from '../../../judgment/expectations.ts';
+import type { Reading } from '../../../judgment/readings.ts';
+import type { FastClient } from '../../../http/fast-client.ts';
+import type { Target } from '../../../settings/target.ts';
 import type { CreateTransactionBody, SendTransactionBody } from '../../../contract/types.ts';
 
 interface Issued {

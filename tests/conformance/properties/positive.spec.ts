@@ -1,18 +1,18 @@
 /**
  * Positive properties: generated valid requests for every operation, each checked against
  * the rules of one kind (documented and inferred tests are separate, so that a
- * "documented only" run is exact). Bodies come from schemas/ through support/generation/arbitraries.ts.
+ * "documented only" run is exact). Bodies come from schemas/ through generation/arbitraries.ts.
  */
 import fc from 'fast-check';
-import { test, requireWrites } from '../../../support/fixtures.ts';
-import { covers } from '../../../support/judgment/covers.ts';
-import { acceptedSendPhone, acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
-import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
-import { accepted } from '../../../support/judgment/expectations.ts';
-import { integerForm } from '../../../support/judgment/token-forms.ts';
-import type { FastClient } from '../../../support/http/fast-client.ts';
-import type { Exchange } from '../../../support/http/exchange.ts';
-import type { Target } from '../../../support/lifecycle/target.ts';
+import { test, requireWrites } from '../../../suite/fixtures.ts';
+import { covers } from '../../../judgment/covers.ts';
+import { acceptedSendPhone, acceptedTransactionBody } from '../../../generation/arbitraries.ts';
+import { holdsAnswer, needsAnswer, runProperty } from '../../../generation/properties.ts';
+import { accepted } from '../../../judgment/expectations.ts';
+import { integerForm } from '../../../judgment/token-forms.ts';
+import type { FastClient } from '../../../http/fast-client.ts';
+import type { Exchange } from '../../../http/exchange.ts';
+import type { Target } from '../../../settings/target.ts';
 import type { CreateTransactionBody } from '../../../contract/types.ts';
 
 interface Created {
@@ -168,7 +168,7 @@ test.describe('properties: valid requests', () => {
         target,
         arbitrary: sendSample(target),
         async predicate(sample, client) {
-          // Only a token a JSON integer keeps has an integer form (support/judgment/token-forms.ts: JSON cannot keep
+          // Only a token a JSON integer keeps has an integer form (judgment/token-forms.ts: JSON cannot keep
           // "0123"); other tokens have nothing to check here.
           const exact = (token: unknown): number | undefined => {
             const form = integerForm(token);

@@ -19,22 +19,22 @@
  * (state forgotten, ids reused) is met.
  */
 import fc from 'fast-check';
-import { type test, requireWrites } from '../../../support/fixtures.ts';
-import { covers } from '../../../support/judgment/covers.ts';
-import { isSuccess, statusIsSuccess, type Violation } from '../../../support/judgment/checks.ts';
-import { checksOf } from '../../../support/judgment/registry.ts';
-import { accepted, either, exactly, refused } from '../../../support/judgment/expectations.ts';
+import { type test, requireWrites } from '../../../suite/fixtures.ts';
+import { covers } from '../../../judgment/covers.ts';
+import { isSuccess, statusIsSuccess, type Violation } from '../../../judgment/checks.ts';
+import { checksOf } from '../../../judgment/registry.ts';
+import { accepted, either, exactly, refused } from '../../../judgment/expectations.ts';
 import type { OperationId } from '../../../contract/operations.ts';
-import { acceptedSendPhone, acceptedTransactionBody, arbitraryFor } from '../../../support/generation/arbitraries.ts';
-import { holds, holdsAnswer, needs, runProperty } from '../../../support/generation/properties.ts';
-import type { FastClient } from '../../../support/http/fast-client.ts';
-import type { Exchange } from '../../../support/http/exchange.ts';
-import type { Target } from '../../../support/lifecycle/target.ts';
+import { acceptedSendPhone, acceptedTransactionBody, arbitraryFor } from '../../../generation/arbitraries.ts';
+import { holds, holdsAnswer, needs, runProperty } from '../../../generation/properties.ts';
+import type { FastClient } from '../../../http/fast-client.ts';
+import type { Exchange } from '../../../http/exchange.ts';
+import type { Target } from '../../../settings/target.ts';
 import { rule, type RuleKind } from '../../../contract/rules.ts';
 import type { CreateCustomerBody, CreateTransactionBody } from '../../../contract/types.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
-import { urlCarriesOwnToken } from '../../../support/judgment/rules/payment-link.ts';
-import { createdCustomerId } from '../../../support/lifecycle/ledger.ts';
+import { urlCarriesOwnToken } from '../../../judgment/rules/payment-link.ts';
+import { createdCustomerId } from '../../../output/ledger.ts';
 
 interface ModelTransaction {
   id: number;

@@ -1,17 +1,17 @@
 /**
  * Volume: what goes wrong only after many requests. Three hundred transactions (and, with a
  * larger PCS_RUNS, sixty to six hundred more per case) are created one after another (several in
- * flight when the target is far away: support/http/in-flight.ts), then
+ * flight when the target is far away: http/in-flight.ts), then
  * each is linked, the oldest first, then each token is sent, the oldest first: a service that
  * forgets records or tokens once enough newer ones exist (a cache taken for a store, a capped
  * table) loses the oldest. The failure names the transaction and how many were created after it.
  */
 import fc from 'fast-check';
-import { test, requireWrites } from '../../../support/fixtures.ts';
-import { covers } from '../../../support/judgment/covers.ts';
-import { accepted, noting } from '../../../support/judgment/expectations.ts';
-import { acceptedTransactionBody } from '../../../support/generation/arbitraries.ts';
-import { holdsAnswer, needsAnswer, runProperty } from '../../../support/generation/properties.ts';
+import { test, requireWrites } from '../../../suite/fixtures.ts';
+import { covers } from '../../../judgment/covers.ts';
+import { accepted, noting } from '../../../judgment/expectations.ts';
+import { acceptedTransactionBody } from '../../../generation/arbitraries.ts';
+import { holdsAnswer, needsAnswer, runProperty } from '../../../generation/properties.ts';
 import { exactText } from '../../../contract/big-integers.ts';
 import type { CreateTransactionBody } from '../../../contract/types.ts';
 

@@ -1,0 +1,194 @@
+/**
+ * Playwright global setup: validates the configuration before the first request (one line
+ * and exit code 2 on a wrong value) and, when PCS_BASE_URL is unset, starts the embedded
+ * reference mock on a free loopback port and points the workers at it through the
+ * environment they inherit. It carries over the customers an earlier run in the same output
+ * directory left in its ledger (output/ledger.ts), probes the target
+ * (run/preflight.ts: unreachable → one line, exit 3 at once) and returns the
+ * teardown that deletes the customers left on the target (run/cleanup.ts;
+ * Playwright runs it after the tests, also on SIGINT, and run/termination.ts
+ * turns SIGTERM, SIGHUP and a vanished parent into SIGINT).
+ */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { noteTiming, runTimingFile } from '../reporters/run-timing.ts';
+import {
+  ConfigError,
+  configErrorLine,
+  keyVariableName,
+  loadConfig,
+  loadDotEnv,
+  orExitOnConfigError,
+} from '../settings/config.ts';
+import { startMockServer } from '../mock/server.ts';
+import { carriedOverSummary, continueLedger, cleanupSummary, deleteLeftoverCustomers, ledgerPath } from './cleanup.ts';
+import { runStillGoing } from '../output/ledger.ts';
+import { cleanupVerdictsPath, recordCleanupVerdicts } from '../judgment/cleanup-verdicts.ts';
+import { refuseLeakingDiagnostics } from '../settings/debug-guard.ts';
+import { checkVariableNames, printVariableWarnings, variablesCheckedVariable } from '../settings/variable-names.ts';
+import { validateSettings } from '../settings/read-setting.ts';
+import { markTeardownStarted } from './termination.ts';
+import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
+import { suspectConfiguredIds } from './configured-ids.ts';
+import { suspectWarning, writeSuspects } from '../output/configured-id-suspects.ts';
+import { outputRootOf } from '../output/output-directory.ts';
+import { registerSecret } from '../settings/secrets.ts';
+import { propertySettings } from '../generation/property-settings.ts';
+import { shrinkLedgerPath } from '../generation/shrink-budget.ts';
+import { knownBrokenPath } from '../judgment/known-broken.ts';
+import { markerFilePath, transportSettings, transportVariables } from '../http/transport.ts';
+import { coordinatorVariable, startRateCoordinator, type RateCoordinator } from '../http/rate-coordinator.ts';
+
+export const configErrorExitCode = 2;
+
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  const setupStarted = Date.now();
+  loadDotEnv();
+  const suite = orExitOnConfigError(() => {
+    refuseLeakingDiagnostics();
+    const warnings = checkVariableNames();
+    // The command said them already; a direct `npx playwright test` or a shard's run hears them here.
+    if (process.env[variablesCheckedVariable] !== '1') printVariableWarnings(warnings);
+    const loaded = loadConfig();
+    validateSettings();
+    propertySettings();
+    return loaded;
+  });
+  const ledgerFile = ledgerPath();
+  // Two runs writing one output directory would overwrite each other's reports, and this one's
+  // cleanup would delete customers the other is still testing with.
+  const concurrent = runStillGoing(ledgerFile);
+  if (concurrent !== null) {
+    orExitOnConfigError(() => {
+      throw new ConfigError(
+        'PCS_OUTPUT_DIR',
+        `another run (pid ${concurrent.pid}, run id ${concurrent.runId}) ` +
+          `is still writing to ${dirname(ledgerFile)}; give this run its own output directory (--output)`,
+      );
+    });
+  }
+  process.env.PCS_RUN_ID = suite.runId;
+  // PCS_MAX_RPS is a budget for the whole run: each worker takes its share.
+  process.env.COLLECT_CONFORMANCE_WORKER_COUNT = String(config.workers);
+  // One request-rate budget for the workers of this machine, learned from the target's 429s and rate-limit
+  // headers (http/rate-coordinator.ts). Workers connect only once they see a limit; without the
+  // coordinator each would learn on its own, and with a burst each would get its own 429s.
+  let coordinator: RateCoordinator | null = null;
+  try {
+    coordinator = await startRateCoordinator({ ceilingRps: transportVariables().maxRps, workers: config.workers });
+    process.env[coordinatorVariable] = coordinator.address;
+  } catch {
+    // No loopback port: each worker learns the rate on its own, with its share of PCS_MAX_RPS.
+    delete process.env[coordinatorVariable];
+  }
+  // A marker left by an earlier run in the same output directory must not count for this one.
+  rmSync(markerFilePath(), { force: true });
+  // So are the shrinks an earlier run recorded (generation/shrink-budget.ts).
+  rmSync(shrinkLedgerPath(), { force: true });
+  rmSync(knownBrokenPath(), { force: true });
+  rmSync(cleanupVerdictsPath(), { force: true });
+
+  let closeMock: (() => Promise<void>) | null = null;
+  if (suite.baseUrl === null) {
+    const mock = await startMockServer({ port: 0, host: '127.0.0.1' });
+    closeMock = () => mock.close();
+    process.env.PCS_BASE_URL = mock.sandboxBaseUrl;
+    process.env.PCS_SECRET_KEY = mock.sandboxKey;
+    process.env.PCS_ENVIRONMENT = 'sandbox';
+    process.env.PCS_BALANCE_ID ??= '1';
+    process.env.PCS_CURRENCY_ID ??= '1';
+    // The mock's second sandbox account: the cross-account checks run against the embedded default too.
+    process.env.PCS_SECOND_SECRET_KEY = mock.secondSandboxKey;
+    process.env.PCS_SECOND_BALANCE_ID = '11';
+    process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK = '1';
+    process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL = mock.liveBaseUrl;
+    process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY = mock.liveKey;
+    process.stdout.write(
+      `collect-conformance: PCS_BASE_URL is unset: testing the embedded reference mock at ${mock.sandboxBaseUrl}\n`,
+    );
+  } else {
+    // The normalised address (no trailing slash): the ledger matches an earlier run's customers by it.
+    process.env.PCS_BASE_URL = suite.baseUrl;
+  }
+  const baseUrl = process.env.PCS_BASE_URL ?? '';
+  const secretKey = process.env.PCS_SECRET_KEY ?? '';
+  registerSecret(secretKey);
+  registerSecret(process.env.PCS_SECOND_SECRET_KEY);
+  const settings = transportSettings(suite.timeoutMs);
+
+  // An earlier run killed before its teardown left its ledger: carry its customers over, do not forget them.
+  const carried = continueLedger(ledgerFile, suite.runId, { baseUrl, embedded: closeMock !== null });
+  for (const line of carriedOverSummary(carried, ledgerFile)) process.stdout.write(`collect-conformance: ${line}\n`);
+
+  const probe = await probeTarget(
+    {
+      baseUrl,
+      secretKey,
+      currencyId: suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null),
+      balanceId: suite.balanceId ?? (Number(process.env.PCS_BALANCE_ID) || null),
+      keyVariable: keyVariableName(),
+    },
+    settings,
+  );
+  if (!probe.ok) {
+    await closeMock?.();
+    await coordinator?.close();
+    if ('variable' in probe) {
+      process.stderr.write(`${configErrorLine(new ConfigError(probe.variable, probe.problem))}\n`);
+      process.exit(configErrorExitCode);
+    }
+    process.stderr.write(`collect-conformance: ${probe.message}\n`);
+    process.exit(targetUnavailableExitCode);
+  }
+  // Configured ids the target does not know: said now, and first in the summary (run/configured-ids.ts).
+  const suspects =
+    closeMock === null
+      ? await suspectConfiguredIds(
+          {
+            baseUrl,
+            reads: [
+              { variable: 'PCS_CURRENCY_ID', id: suite.currencyId, operation: 'getCurrency', key: secretKey },
+              { variable: 'PCS_BALANCE_ID', id: suite.balanceId, operation: 'getBalance', key: secretKey },
+              {
+                variable: 'PCS_SECOND_BALANCE_ID',
+                id: suite.secondBalanceId,
+                operation: 'getBalance',
+                key: suite.secondSecretKey,
+              },
+            ],
+          },
+          // A read that fails here says nothing of the target's availability: the preflight above decided that.
+          { ...settings, markerFile: null },
+        )
+      : [];
+  writeSuspects(outputRootOf(), suite.runId, suspects);
+  for (const suspect of suspects) process.stderr.write(`collect-conformance: warning: ${suspectWarning(suspect)}\n`);
+  if (probe.ok && probe.warning !== null && suspects.length === 0)
+    process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
+  if (!process.env.PCS_SECOND_SECRET_KEY?.trim())
+    process.stdout.write(
+      'collect-conformance: note: PCS_SECOND_SECRET_KEY is not set: the cross-account rules ' +
+        '(ACCOUNT-ISOLATION-4XX, ACCOUNT-ISOLATION-UNCHANGED, ACCOUNT-DATA-OWN) are not checked (skipped)\n',
+    );
+  // A fresh timeline for this run (npm run bench reads it).
+  rmSync(runTimingFile(), { force: true });
+  noteTiming({ setupStarted, setupEnded: Date.now() });
+
+  return async () => {
+    // A termination signal from now on must let the deletions finish (run/termination.ts).
+    markTeardownStarted();
+    // Teardown is the only sender now: it has the whole PCS_MAX_RPS budget, not a worker's share.
+    const result = await deleteLeftoverCustomers(
+      { baseUrl, secretKey, runId: suite.runId },
+      { ...settings, maxRps: transportVariables().maxRps },
+      ledgerFile,
+    );
+    // Judged like a test's requests: the conformance reporter, which runs after teardown, reads the records.
+    recordCleanupVerdicts(result.deletions);
+    const summary = cleanupSummary(result, carried.sameTarget.length);
+    if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
+    await closeMock?.();
+    await coordinator?.close();
+  };
+}
