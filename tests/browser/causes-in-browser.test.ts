@@ -108,7 +108,10 @@ for (const { defect, title } of defects) {
     const blobDir = join(output, 'blob-report');
     let result;
     try {
-      result = await runAgainst(target, output, { PCS_BLOB_DIR: blobDir });
+      // The tests of two operations, each of which meets every defect here: the views must agree on any run, and
+      // each failing test costs Playwright a new worker (a second or two), so a whole run against each defect
+      // would spend minutes on what some thirty tests show.
+      result = await runAgainst(target, output, { PCS_BLOB_DIR: blobDir, PCS_GREP: 'getBalance|getCurrency' });
     } finally {
       await target.close();
     }

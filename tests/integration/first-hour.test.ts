@@ -22,7 +22,9 @@ test('one defect is one cause: the summary, JUnit and the console say so', { tim
   const target = await startDefectTarget('timestamps-as-numbers');
   try {
     const output = join(scratch, 'timestamps');
-    const result = await runAgainst(target, output);
+    // Tests of a creation and of a balance, in several files, and the rule no test could check: a whole run against a
+    // server that writes every timestamp as a number fails a hundred tests, each costing Playwright a new worker.
+    const result = await runAgainst(target, output, { PCS_GREP: '@TXN-CREATE-SCHEMA|@BALANCE-ARRAY|@ENV-KEY-SCOPED' });
     assert.equal(result.code, 1, result.stderr.slice(-2000));
     const [first = '', cause = ''] = summaryOf(result.stdout);
     assert.match(first, /^collect-conformance: summary: 1 cause breaks \d+ rules \(❌\): \/created_at, \/updated_at: /);
