@@ -140,6 +140,32 @@ describe('the traffic judge', () => {
     }
   });
 
+  test('a send in JSON a lenient parser reads is learnt as sent, as judged: its token sent again is open', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    judge.judge(exchange('POST', '/transactions/1000/token', 200, { token: 't-lenient', url: 'https://p.example/x' }));
+    const raw = '{/* note */"token":"t-lenient"}';
+    const sent = judge.judge(exchange('POST', '/transactions/mtn', 200, [intent(1000, 1500)], { raw }));
+    assert.deepEqual(broken(sent), []);
+    assert.equal(judge.history.tokens.get('t-lenient')?.sent, true);
+    // Sent once, its token may be refused the second time (the reference says nothing of sending a token twice).
+    const again = judge.judge(exchange('POST', '/transactions/mtn', 400, error(400), { body: { token: 't-lenient' } }));
+    assert.deepEqual(broken(again), []);
+  });
+
+  test('a token that pays another transaction of the traffic breaks LINK-TOKEN-OWN on the send', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    judge.judge(
+      exchange('POST', '/transactions', 201, transaction(1001, 2500), { body: { ...creation, amount: 2500 } }),
+    );
+    judge.judge(exchange('POST', '/transactions/1000/token', 200, { token: 't-1000', url: 'https://p.example/x' }));
+    const sent = judge.judge(
+      exchange('POST', '/transactions/mtn', 200, [intent(1001, 2500)], { body: { token: 't-1000' } }),
+    );
+    assert.deepEqual(broken(sent), ['LINK-TOKEN-OWN', 'SEND-2XX', 'SEND-AMOUNT-MATCHES']);
+  });
+
   test('a creation answered with another amount breaks the echo', () => {
     const judged = judgeOf().judge(exchange('POST', '/transactions', 201, transaction(1000, 1499), { body: creation }));
     assert.ok(broken(judged).length > 0);
