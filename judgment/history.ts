@@ -218,10 +218,11 @@ export class History {
   private learnCreation(exchange: Pick<Exchange, 'status' | 'json'>, asked: Asked): void {
     const { account } = asked;
     const amountSent = valueAtPointer(asked.sent, amountPointer);
-    // A creation without an amount, answered whole (not by a rate limit or a gateway's fault): what the same body
-    // with an amount read as "not given" owes.
+    // A creation without an amount, answered whole for its body (not refused for its credential, nor by a rate limit
+    // or a gateway's fault): what the same body with an amount read as "not given" owes.
     const answered = exchange.status >= 200 && exchange.status < 500 && exchange.status !== 429;
-    if (amountSent === undefined && asked.sent !== undefined && answered && !asked.incomplete)
+    const forItsBody = asked.key === 'valid' || asked.key === 'unknown';
+    if (amountSent === undefined && asked.sent !== undefined && answered && forItsBody && !asked.incomplete)
       this.withoutAmount.set(bodyDigest(account, asked.sent), {
         status: exchange.status,
         json: { amount: valueAtPointer(exchange.json, amountPointer) },

@@ -299,6 +299,9 @@ describe('the traffic judge', () => {
       'no creation without an amount shown yet: nothing to compare',
     );
     const { amount: _amount, ...withoutAmount } = body(undefined);
+    // Refused for its credential, a body without an amount shows nothing of how the target reads the body.
+    judge.judge(exchange('POST', '/transactions', 401, error(401), { body: withoutAmount, credential: null }));
+    assert.deepEqual(broken(judge.judge(accepted(20))), []);
     judge.judge(exchange('POST', '/transactions', 400, error(400), { body: withoutAmount }));
     assert.deepEqual(broken(judge.judge(accepted(3))), ['TXN-CREATE-AMOUNT-EXACT']);
     assert.deepEqual(broken(judge.judge(accepted(4))).length, 1);
