@@ -1,7 +1,7 @@
 /**
  * The judge of traffic the suite did not make: each exchange, in order, is matched to its
  * operation and judged by the check registry (judgment/registry.ts) under the expectation
- * its request calls for (judgment/traffic-expectations.ts), exactly as the suite judges its own inputs: the
+ * its request calls for (judgment/history-expectations.ts), exactly as the suite judges its own inputs: the
  * credential (no header, a wrong key, a known key in another scheme, a valid key), the input class of the body (must
  * accept, must refuse, accept or refuse, with --strict as in a run), and what the traffic showed earlier: the history
  * (judgment/history.ts) the registry's history checks read, as the suite's stateful tests do, and which each exchange
@@ -31,7 +31,7 @@ import {
   validKeyJudgement,
   type ChosenExpectation,
   type ReadBody,
-} from '../judgment/traffic-expectations.ts';
+} from '../judgment/history-expectations.ts';
 import { checkRecord } from '../judgment/verdict-message.ts';
 import type { VerdictRecord } from '../judgment/verdict-record.ts';
 import { classifyBody, readBody } from './body-class.ts';
@@ -338,7 +338,7 @@ export class TrafficJudge {
   }
 
   /**
-   * The expectation a request is owed (judgment/traffic-expectations.ts): by its credential, then by its operation,
+   * The expectation a request is owed (judgment/history-expectations.ts): by its credential, then by its operation,
    * its body's class and what the traffic showed; none for a deletion a history check judges.
    */
   private expectationOf(

@@ -72,6 +72,8 @@ export interface KnownTransaction {
   /** The recording the creation came from (a HAR file, the proxy, the suite): ids are compared within one. */
   origin: string;
   amount: number | undefined;
+  /** The customer it names: the one its request referenced by id, else the one its answer named. */
+  customer?: string;
   linked: boolean;
   sent: boolean;
 }
@@ -155,6 +157,15 @@ export class History {
     return found;
   }
 
+  /**
+   * Whether the customer a transaction names was deleted since: the reference does not say what becomes of its
+   * transactions then (their link and send may be refused, never answered with a 5xx).
+   */
+  customerGone(transactionId: string): boolean {
+    const customer = this.transactions.get(transactionId)?.customer;
+    return customer !== undefined && this.customers.get(customer)?.deleted === true;
+  }
+
   /** The account_id values of the other account, as JSON texts (the check compares JSON values). */
   otherAccountIds(account: Account): string[] {
     const mine = this.accountIds.get(account) ?? new Set<string>();
@@ -220,9 +231,9 @@ export class History {
     const amountSent = valueAtPointer(asked.sent, amountPointer);
     // A creation without an amount, answered whole for its body (not refused for its credential, nor by a rate limit
     // or a gateway's fault): what the same body with an amount read as "not given" owes.
-    const answered = exchange.status >= 200 && exchange.status < 500 && exchange.status !== 429;
+    const settled = exchange.status >= 200 && exchange.status < 500 && exchange.status !== 429;
     const forItsBody = asked.key === 'valid' || asked.key === 'unknown';
-    if (amountSent === undefined && asked.sent !== undefined && answered && forItsBody && !asked.incomplete)
+    if (amountSent === undefined && asked.sent !== undefined && settled && forItsBody && !asked.incomplete)
       this.withoutAmount.set(bodyDigest(account, asked.sent), {
         status: exchange.status,
         json: { amount: valueAtPointer(exchange.json, amountPointer) },
@@ -238,17 +249,25 @@ export class History {
     const sent = typeof amountSent === 'number' && Number.isSafeInteger(amountSent) ? amountSent : undefined;
     const amount = sent ?? (typeof answer.amount === 'number' ? answer.amount : undefined);
     const id = String(answer.id);
-    this.transactions.set(id, { account, origin: asked.origin, amount, linked: false, sent: false });
+    const referenced = valueAtPointer(asked.sent, '/customer/id');
+    const answered = answer.customer_id ?? answer.customer?.id;
+    const named = isId(referenced) ? referenced : isId(answered) ? answered : undefined;
+    this.transactions.set(id, {
+      account,
+      origin: asked.origin,
+      amount,
+      ...(named === undefined ? {} : { customer: String(named) }),
+      linked: false,
+      sent: false,
+    });
     if (amount !== undefined && !this.amounts.has(amount)) this.amounts.set(amount, id);
-    const customer = answer.customer_id ?? answer.customer?.id;
-    if (isId(customer) && !this.customers.has(String(customer))) {
-      // A customer the request referenced by id may have been deleted since: only a new one is known alive.
-      const referenced = valueAtPointer(asked.sent, '/customer/id') !== undefined;
-      this.customers.set(String(customer), {
+    if (isId(answered) && !this.customers.has(String(answered))) {
+      this.customers.set(String(answered), {
         account,
         deleted: false,
         touchedByOther: false,
-        ...(referenced ? { named: true as const } : {}),
+        // A customer the request referenced by id may have been deleted since: only a new one is known alive.
+        ...(referenced !== undefined ? { named: true as const } : {}),
       });
     }
   }

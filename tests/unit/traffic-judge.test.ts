@@ -263,6 +263,25 @@ describe('the traffic judge', () => {
     );
   });
 
+  test('a transaction whose customer was deleted since may be refused its link and its send, never a 5xx', () => {
+    const judge = judgeOf();
+    const customer = { email: 'c@example.com' };
+    judge.judge(exchange('POST', '/customers', 201, { id: 300, ...customer }, { body: customer }));
+    const byId = { ...creation, customer: { id: 300 } };
+    judge.judge(exchange('POST', '/transactions', 201, { ...transaction(30, 1500), customer_id: 300 }, { body: byId }));
+    judge.judge(exchange('POST', '/transactions', 201, { ...transaction(31, 1500), customer_id: 300 }, { body: byId }));
+    judge.judge(exchange('POST', '/transactions/31/token', 200, { token: 't-31', url: 'https://p.example/x' }));
+    judge.judge(exchange('DELETE', '/customers/300', 204, undefined));
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/30/token', 404, error(404)))), []);
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/30/token', 500, error(500)))), [
+      'CUSTOMER-REFERENCE-NOT-5XX',
+    ]);
+    const send = (status: number) =>
+      judge.judge(exchange('POST', '/transactions/mtn', status, error(status), { body: { token: 't-31' } }));
+    assert.deepEqual(broken(send(409)), []);
+    assert.deepEqual(broken(send(500)), ['CUSTOMER-REFERENCE-NOT-5XX']);
+  });
+
   test('a customer only named by a transaction may be gone: deleting it may answer 404', () => {
     const judge = judgeOf();
     judge.judge(

@@ -37,6 +37,7 @@ import { rule, type RuleKind } from '../../../contract/rules.ts';
 import type { CreateCustomerBody, CreateTransactionBody } from '../../../contract/types.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
 import { bySuite, History } from '../../../judgment/history.ts';
+import { linkExpectation } from '../../../judgment/history-expectations.ts';
 import { createdCustomerId } from '../../../output/ledger.ts';
 
 interface ModelTransaction {
@@ -45,11 +46,7 @@ interface ModelTransaction {
   /** The newest token issued for it, until it is sent. */
   token: unknown;
   sent: boolean;
-  /** The customer it names by id, if any. */
-  customerId: number | null;
-  /** That customer was deleted afterwards: the reference does not say what becomes of the transaction. */
-  customerGone: boolean;
-  /** Refused after its customer was deleted: nothing more is asked of it. */
+  /** Refused after its customer was deleted (History.customerGone): nothing more is asked of it. */
   closed: boolean;
 }
 
@@ -146,7 +143,6 @@ class DeleteCustomer implements Cmd {
     const higher = model.customers.filter((other) => other > id);
     model.deletedCustomers.push({ id, guard: higher.length > 0 ? Math.max(...higher) : undefined });
     real.leftovers.delete(id);
-    for (const transaction of model.transactions) if (transaction.customerId === id) transaction.customerGone = true;
   }
   toString = (): string => `deleteCustomer(existing #${this.pick})`;
 }
@@ -221,8 +217,6 @@ class CreateTransaction implements Cmd {
       amount: body.amount,
       token: undefined,
       sent: false,
-      customerId: byId ? body.customer!.id! : null,
-      customerGone: false,
       closed: false,
     });
   }
@@ -243,13 +237,11 @@ class GetLink implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     const candidates = open(model);
     const transaction = candidates[this.pick % candidates.length]!;
-    real.client.step(
-      `${this.toString()}: ` +
-        `transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
-    );
+    const gone = real.history.customerGone(String(transaction.id));
+    real.client.step(`${this.toString()}: transaction ${transaction.id}${gone ? ' (its customer was deleted)' : ''}`);
     const exchange = await real.client.call('getPaymentLink', { params: { id: transaction.id } });
-    // A transaction whose customer was deleted may be refused (a 4xx) or linked; never a 5xx.
-    const expectation = transaction.customerGone ? either('CUSTOMER-REFERENCE-NOT-5XX') : accepted('LINK-2XX');
+    // What the judge of traffic owes the same link: accepted; its customer deleted since, refused (a 4xx) or linked.
+    const expectation = linkExpectation(real.history, 'first', String(transaction.id));
     holdsAnswer(exchange, expectation, { prerequisite: true });
     holdsHistory(exchange, bySuite({ id: transaction.id }), real.history);
     if (!isSuccess(exchange.status)) {
@@ -298,10 +290,8 @@ class Send implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     const linked = open(model).filter((transaction) => transaction.token !== undefined);
     const transaction = linked[this.pick % linked.length]!;
-    real.client.step(
-      `${this.toString()}: ` +
-        `transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
-    );
+    const gone = real.history.customerGone(String(transaction.id));
+    real.client.step(`${this.toString()}: transaction ${transaction.id}${gone ? ' (its customer was deleted)' : ''}`);
     const body =
       this.phone === undefined ? { token: transaction.token } : { token: transaction.token, phone_number: this.phone };
     const exchange = await real.client.call('sendTransaction', { params: { mode: real.target.paymentMode }, body });
@@ -309,9 +299,7 @@ class Send implements Cmd {
     // the inferred status rule. A transaction whose customer was deleted may be refused (a 4xx) or sent; never a 5xx.
     const rule = real.kind === 'documented' ? 'SEND-TOKEN-AS-RETURNED' : 'SEND-2XX';
     const context = { amount: transaction.amount };
-    const expectation = transaction.customerGone
-      ? either('CUSTOMER-REFERENCE-NOT-5XX', context)
-      : accepted(rule, context);
+    const expectation = gone ? either('CUSTOMER-REFERENCE-NOT-5XX', context) : accepted(rule, context);
     holdsAnswer(exchange, expectation, { prerequisite: true });
     holdsHistory(exchange, bySuite({ sent: body }), real.history);
     if (!isSuccess(exchange.status)) {

@@ -1,6 +1,7 @@
 /**
- * The expectation a request the suite did not make is owed, from what it carried (its credential, its body's class)
- * and what history showed before it (judgment/history.ts): the judge of traffic asks here, and names no rule itself.
+ * The expectation a request is owed, from what it carried (its credential, its body's class) and what history showed
+ * before it (judgment/history.ts): the judge of traffic asks here for every request, and names no rule itself; the
+ * stateful sequences ask here for a link of a transaction they created.
  * The rules come from where judgment keeps them: the operations table's roles (success, unauthorised, invalid input),
  * the rule of an input's class (accepted-input.ts), the malformed text's (text-class.ts), the history checks'
  * (rules/identity.ts); the few that only traffic meets (a key in another scheme, an id with characters after it, an
@@ -42,6 +43,9 @@ export interface ChosenExpectation {
 }
 
 const rulesOf = (id: OperationId) => operation(id).rules!;
+
+/** A request naming a customer that may no longer exist (referenced by id, or deleted since): never a 5xx. */
+const customerGoneRule = 'CUSTOMER-REFERENCE-NOT-5XX';
 
 /** Not refused for its credential: the rule a valid key in the Bearer scheme is judged under. */
 const bearerAccepted = 'AUTH-BEARER-ACCEPTED';
@@ -126,7 +130,7 @@ export function creationExpectation(
         why: 'a customer id the traffic did not show as this account’s living customer',
       };
       return {
-        expectation: classified('CUSTOMER-REFERENCE-NOT-5XX', open, strict, readAs),
+        expectation: classified(customerGoneRule, open, strict, readAs),
         inputClass: 'accept-or-refuse',
       };
     }
@@ -169,6 +173,16 @@ export function sendExpectation(
   if (token === undefined) return { expectation: either(sendRule({ class: open })), inputClass: 'unknown token' };
   if (token.account !== account) return { expectation: refused(isolationRule), inputClass: 'must-refuse' };
   const amount = history.transactions.get(token.transactionId)?.amount;
+  const context = () => (amount === undefined ? {} : { amount });
+  if (history.customerGone(token.transactionId) && body.input.class !== 'must-refuse') {
+    const gone: ClassifiedInput = {
+      ...body.input,
+      class: open,
+      strictRefuses: false,
+      why: 'a token of a transaction whose customer was deleted since',
+    };
+    return { expectation: classified(customerGoneRule, gone, strict, context), inputClass: open };
+  }
   let input = body.input;
   // The reference shows one mode (the target's own, configured) and says nothing of sending a token twice.
   if (input.class === 'must-accept' && (modes.sent !== modes.configured || token.sent))
@@ -178,7 +192,7 @@ export function sendExpectation(
       why: token.sent ? 'a token already sent' : `a mode other than the configured ${modes.configured}`,
     };
   return {
-    expectation: classified(sendRule(input), input, strict, () => (amount === undefined ? {} : { amount })),
+    expectation: classified(sendRule(input), input, strict, context),
     inputClass: input.class,
   };
 }
@@ -193,13 +207,17 @@ function exactId(raw: string, known: (id: string) => boolean): Expectation | und
   return noting(refused('ID-EXACT'), `the id ${JSON.stringify(raw)} is ${digits} followed by other characters`);
 }
 
-/** A link: owed for a transaction history showed this account create; an id it never gave may still exist. */
+/**
+ * A link: owed for a transaction history showed this account create, unless its customer was deleted since; an id
+ * history never gave may still exist.
+ */
 export function linkExpectation(history: History, account: Account, raw: string): Expectation {
   const transaction = history.transactions.get(raw);
   if (transaction === undefined)
     return exactId(raw, (id) => history.transactions.has(id)) ?? either('UNKNOWN-ID-NOT-5XX');
   if (transaction.account !== account) return refused(isolationRule);
-  // A transaction already sent may no longer give a link (the reference does not say).
+  // Its customer deleted since, or already sent, it may no longer give a link (the reference does not say).
+  if (history.customerGone(raw)) return either(customerGoneRule);
   const success = rulesOf('getPaymentLink').success;
   return transaction.sent ? either(success) : accepted(success);
 }
