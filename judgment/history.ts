@@ -17,7 +17,7 @@
  *   the same).
  */
 import { createHash } from 'node:crypto';
-import { stringifyJson } from '../contract/big-integers.ts';
+import { exactText, stringifyJson } from '../contract/big-integers.ts';
 import { valueAtPointer } from '../contract/json-pointer.ts';
 import { operation } from '../contract/operations.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -62,7 +62,7 @@ export function bySuite(request: { id?: number | string | bigint; sent?: unknown
     account: 'first',
     key: 'valid',
     origin: 'suite',
-    ...(request.id === undefined ? {} : { id: String(request.id) }),
+    ...(request.id === undefined ? {} : { id: idText(request.id) }),
     ...(request.sent === undefined ? {} : { sent: request.sent }),
   };
 }
@@ -107,6 +107,10 @@ const maxResources = 10_000;
 const amountPointer = operation('createTransaction').rules?.exactAmount?.pointer ?? '/amount';
 
 const isId = (value: unknown): value is number | string => typeof value === 'number' || typeof value === 'string';
+
+/** An id as history keys it: its exact digits (an id beyond 2^53 read as its stand-in too), as a path names it. */
+const idText = (value: number | string | bigint): string =>
+  typeof value === 'bigint' ? value.toString() : exactText(value);
 
 export class History {
   readonly transactions = new Map<string, KnownTransaction>();
@@ -186,7 +190,7 @@ export class History {
         // Its id where the answer has it, as the suite reads it (the reference does not show this answer).
         const direct = (json as { id?: unknown } | null | undefined)?.id;
         const id = isId(direct) ? direct : createdCustomerId(json);
-        if (ok && isId(id)) this.customers.set(String(id), { account, deleted: false, touchedByOther: false });
+        if (ok && isId(id)) this.customers.set(idText(id), { account, deleted: false, touchedByOther: false });
         return;
       }
       case 'createTransaction':
@@ -248,7 +252,7 @@ export class History {
     // The amount the payer is owed to be charged: the one the client sent, as a plain integer; else as answered.
     const sent = typeof amountSent === 'number' && Number.isSafeInteger(amountSent) ? amountSent : undefined;
     const amount = sent ?? (typeof answer.amount === 'number' ? answer.amount : undefined);
-    const id = String(answer.id);
+    const id = idText(answer.id);
     const referenced = valueAtPointer(asked.sent, '/customer/id');
     const answered = answer.customer_id ?? answer.customer?.id;
     const named = isId(referenced) ? referenced : isId(answered) ? answered : undefined;
@@ -256,13 +260,13 @@ export class History {
       account,
       origin: asked.origin,
       amount,
-      ...(named === undefined ? {} : { customer: String(named) }),
+      ...(named === undefined ? {} : { customer: idText(named) }),
       linked: false,
       sent: false,
     });
     if (amount !== undefined && !this.amounts.has(amount)) this.amounts.set(amount, id);
-    if (isId(answered) && !this.customers.has(String(answered))) {
-      this.customers.set(String(answered), {
+    if (isId(answered) && !this.customers.has(idText(answered))) {
+      this.customers.set(idText(answered), {
         account,
         deleted: false,
         touchedByOther: false,

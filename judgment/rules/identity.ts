@@ -3,7 +3,7 @@
  * never one an earlier creation was given (TXN-ID-UNIQUE), and a customer its owner deleted stays deleted: deleting
  * it again answers 404 (CUSTOMER-DELETE-GONE).
  */
-import { describeValue } from '../../contract/json-pointer.ts';
+import { exactText } from '../../contract/big-integers.ts';
 import type { Exchange } from '../../http/exchange.ts';
 import { isSuccess, statusIs, type Violation } from '../checks.ts';
 import type { Asked, History } from '../history.ts';
@@ -18,21 +18,21 @@ function createdIdIsNew(exchange: Exchange, asked: Asked, history: History): Vio
   if (asked.key !== 'valid' || asked.replay || !isSuccess(exchange.status)) return undefined;
   const id = (exchange.json as { id?: unknown } | null | undefined)?.id;
   if (typeof id !== 'number' && typeof id !== 'string') return undefined;
-  const earlier = history.transactions.get(String(id));
+  const earlier = history.transactions.get(exactText(id));
   if (earlier === undefined || earlier.origin !== asked.origin) return [];
   const amount = earlier.amount === undefined ? '' : ` (of amount ${earlier.amount})`;
   return [
     {
       location: 'body /id',
       expected: 'an id of its own (no earlier creation was given it)',
-      actual: `${describeValue(id)}, also the id of an earlier transaction${amount}`,
+      actual: `${exactText(id)}, also the id of an earlier transaction${amount}`,
     },
   ];
 }
 
-/** A customer id as a path names it exactly: a positive integer in its plain spelling, within JSON's exact range. */
+/** A customer id as a path names it exactly: a positive integer in its plain spelling (64-bit ids too). */
 const plainId = (id: string | undefined): id is string =>
-  id !== undefined && /^[1-9]\d*$/.test(id) && Number.isSafeInteger(Number(id));
+  id !== undefined && /^[1-9]\d{0,19}$/.test(id) && BigInt(id) <= 2n ** 64n - 1n;
 
 /** CUSTOMER-DELETE-GONE: deleting again a customer its owner deleted (as history saw) answers 404. */
 function deletedStaysDeleted(exchange: Exchange, asked: Asked, history: History): Violation[] | undefined {

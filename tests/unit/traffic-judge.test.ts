@@ -250,6 +250,25 @@ describe('the traffic judge', () => {
     assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/8/token', 200, link))), ['LINK-TOKEN-OWN']);
   });
 
+  test('a 64-bit id is compared by its digits: given out twice, it breaks TXN-ID-UNIQUE naming them', () => {
+    const judge = judgeOf();
+    const wide = '9200000000000000731';
+    const answer = JSON.stringify(transaction(1, 1500)).replace('"id":1,', `"id":${wide},`);
+    const created = () =>
+      judge.judge(
+        exchange('POST', '/transactions', 201, undefined, { body: creation, extra: { responseBody: answer } }),
+      );
+    assert.deepEqual(broken(created()), []);
+    const again = created();
+    assert.deepEqual(broken(again), ['TXN-ID-UNIQUE']);
+    const violation = again.records.find((record) => record.rule === 'TXN-ID-UNIQUE')?.violations[0];
+    assert.match(violation?.actual ?? '', new RegExp(`^${wide},`));
+    // Its link, asked by the same digits, is a link of a transaction the traffic showed: owed acceptance.
+    assert.deepEqual(broken(judge.judge(exchange('POST', `/transactions/${wide}/token`, 404, error(404)))), [
+      'LINK-2XX',
+    ]);
+  });
+
   test('ids are compared within one recording: a server restarted between two HAR files may reuse them', () => {
     const judge = judgeOf();
     const fromFile = (file: string) => ({
