@@ -131,9 +131,10 @@ async function judgeFiles(
     origin,
     skipped: listed,
     credentialsRecorded: survey.credentialsRecorded,
+    failOnClient: options.failOnClient,
     notes: [
       `${survey.entries} entr${survey.entries === 1 ? 'y' : 'ies'} in ${files.length} HAR file(s): ` +
-        `${session.collected.exchanges} exchange(s) judged` +
+        `${session.collected.judgedExchanges} exchange(s) judged` +
         `${stoppedBy === undefined ? '' : ` (stopped by ${stoppedBy})`}`,
       ...(failure === null ? [] : [`reading stopped: ${failure}`]),
     ],

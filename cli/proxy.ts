@@ -19,6 +19,9 @@
  * first), or killed it.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startMockServer } from '../mock/server.ts';
 import { loadDotEnv, looksLive } from '../settings/config.ts';
 import { ConfigError } from '../settings/config-error.ts';
@@ -34,6 +37,14 @@ import {
   type RunningForwardingProxy,
 } from '../proxy/forwarding-proxy.ts';
 import { unansweredText, unavailableReasons, type UnansweredReason } from '../proxy/proxy-events.ts';
+import { prepareOutputDirectory } from '../output/output-directory.ts';
+import {
+  proxiedRuns,
+  proxiedRunsVariable,
+  proxyReportPlaces,
+  proxyUrlVariable,
+  type ProxiedRun,
+} from '../output/proxied-runs.ts';
 import { parseUpstream } from '../proxy/upstream-address.ts';
 import { WorkerJudge } from '../proxy/worker-judge.ts';
 import { parseArgs } from './args.ts';
@@ -47,8 +58,7 @@ import { trafficExitCode } from './traffic-exit-code.ts';
 import { flagValue, trafficSettingsOf } from './traffic-options.ts';
 import { lagSeconds } from '../settings/setting-values.ts';
 
-/** The variable a command started by the proxy finds the proxy's base address in: a public interface. */
-export const proxyUrlVariable = 'COLLECT_CONFORMANCE_PROXY_URL';
+export { proxyUrlVariable };
 /** The answer header --violations-header adds: the rule ids the exchange broke, comma-separated. */
 export const violationsHeader = 'Collect-Conformance-Violations';
 
@@ -229,12 +239,27 @@ export async function proxy(argv: string[]): Promise<number> {
       `${command.length > 0 ? `running ${commandLineShown(command)}` : 'Ctrl+C to stop and report'}\n`,
   );
   let outcome: CommandOutcome | undefined;
+  // Where the suite's own runs among the command's note their reports (output/proxied-runs.ts).
+  let suiteRuns: ProxiedRun[] = [];
   if (command.length > 0) {
-    outcome = await runCommand(
-      command,
-      { ...process.env, ...upstream.commandEnv, [proxyUrlVariable]: running.url, PCS_BASE_URL: running.url },
-      signals,
-    );
+    const notes = mkdtempSync(join(tmpdir(), 'collect-conformance-proxy-'));
+    const runsFile = join(notes, 'runs.jsonl');
+    try {
+      outcome = await runCommand(
+        command,
+        {
+          ...process.env,
+          ...upstream.commandEnv,
+          [proxyUrlVariable]: running.url,
+          PCS_BASE_URL: running.url,
+          [proxiedRunsVariable]: runsFile,
+        },
+        signals,
+      );
+      suiteRuns = proxiedRuns(runsFile);
+    } finally {
+      rmSync(notes, { recursive: true, force: true });
+    }
   } else await signals.first();
   const stoppedBy = signals.received;
   await running.close();
@@ -250,12 +275,22 @@ export async function proxy(argv: string[]): Promise<number> {
   const forwarded = stats.received;
   let verdict;
   try {
+    // A run of the suite that wrote its reports where the proxy would: the proxy's go beside them, in proxy/.
+    const places = proxyReportPlaces(
+      { outputDir: options.outputDir, allureResultsDir: options.allureResultsDir },
+      suiteRuns,
+    );
+    if (places.moved) {
+      prepareOutputDirectory(places.outputDir, '--output');
+      await forgetEarlierVerdicts(places.outputDir);
+      prepareOutputDirectory(places.allureResultsDir, 'ALLURE_RESULTS_DIR');
+    }
     verdict = await judge.report({
       ...(stoppedBy ? { stoppedBy } : {}),
       ...gaps,
       options: {
-        outputDir: options.outputDir,
-        allureResultsDir: options.allureResultsDir,
+        outputDir: places.outputDir,
+        allureResultsDir: places.allureResultsDir,
         header: {
           target: `traffic through the proxy to ${shownUpstream}`,
           environment: 'proxied',
@@ -267,8 +302,13 @@ export async function proxy(argv: string[]): Promise<number> {
         origin: 'proxy',
         skipped: [],
         credentialsRecorded: true,
+        failOnClient: options.failOnClient,
+        suiteRuns: suiteRuns.map((run) => run.outputDir),
       },
       notes: [
+        ...(places.moved
+          ? [`the command's run wrote its reports in ${options.outputDir}: the proxy's are in ${places.outputDir}`]
+          : []),
         `${forwarded} request(s) received: ${stats.captured} exchange(s) handed to the judge, ` +
           `${forwarded - stats.captured} without an exchange to judge`,
         ...(outcome === undefined ? [] : [commandLine(outcome, command)]),

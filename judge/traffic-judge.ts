@@ -35,7 +35,7 @@ import {
 import { checkRecord } from '../judgment/verdict-message.ts';
 import type { VerdictRecord } from '../judgment/verdict-record.ts';
 import { classifyBody, readBody } from './body-class.ts';
-import { requestViolations, type ClientFinding } from './client-findings.ts';
+import { clientFindingsOf, outsideFindings, type ClientFinding } from './client-findings.ts';
 import { credentialOf, type Account, type Credential, type Keys } from './request-account.ts';
 import { httpReading, Representations, routedMethod } from './http-semantics.ts';
 import { basePathOf, relativePath, routeOf, type Route } from './traffic-routes.ts';
@@ -66,9 +66,12 @@ export interface JudgedExchange {
   /** Why the exchange was not judged (a path outside the reference, an operation the reference does not show). */
   outside?: string;
   records: VerdictRecord[];
+  /** The request's departures from the reference: at most one finding (one request, one finding). */
   clientFindings: ClientFinding[];
   /** The input class the request's body had, for the traffic's coverage. */
   inputClass?: string;
+  /** The request's input as classified, for the traffic's coverage: what it was, and why it has its class. */
+  input?: Pick<ClassifiedInput, 'class' | 'what' | 'why'>;
 }
 
 /** Almost a key: the same key with a few characters changed, added or cut, or in another case. */
@@ -204,7 +207,13 @@ export class TrafficJudge {
 
   judge(original: TrafficExchange): JudgedExchange {
     const located = this.locate(original);
-    if ('outside' in located) return { traffic: original, outside: located.outside, records: [], clientFindings: [] };
+    if ('outside' in located)
+      return {
+        traffic: original,
+        outside: located.outside,
+        records: [],
+        clientFindings: outsideFindings(original, this.options.basePath, located.outside),
+      };
     const { route, credential, account, keyVariable, caller } = located;
     // A 304, a 206 or a HEAD the client asked for, as HTTP makes them (http-semantics.ts).
     const reading = httpReading(original, this.representations, caller, successStatus(route.operation) ?? 200);
@@ -234,12 +243,13 @@ export class TrafficJudge {
     const asked = this.asked(traffic, route, credential, account, body);
     if (route.operation === 'createCustomer') {
       this.history.learn(exchange, asked);
+      const outside = 'customer creation, which the reference does not show';
       return {
         traffic,
         route,
-        outside: 'customer creation, which the reference does not show',
+        outside,
         records: [],
-        clientFindings: [],
+        clientFindings: outsideFindings(traffic, this.options.basePath, outside),
       };
     }
     const records: VerdictRecord[] = [];
@@ -255,22 +265,19 @@ export class TrafficJudge {
     for (const judgement of judgeHistory(exchange, asked, this.history))
       records.push(this.record(judgement.rule, exchange, judgement.violations, traffic));
     this.history.learn(exchange, asked);
-    // A request body not kept whole is no finding of the client's: only what the headers show is.
-    const requestFindings = requestViolations(traffic, route.operation).filter(
-      (violation) => traffic.requestIncomplete === undefined || violation.location.startsWith('header '),
-    );
-    const clientFindings = requestFindings.map((violation) => ({
-      exchange: records[0]?.exchange ?? {
+    const clientFindings = clientFindingsOf(
+      traffic,
+      route.operation,
+      records[0]?.exchange ?? {
         operation: route.operation,
         method: exchange.method,
         path: new URL(traffic.url).pathname,
         status: exchange.status,
       },
-      violation,
-      source: traffic.source,
-    }));
+      this.options.credentialsRecorded,
+    );
     const undecided = transientKind(exchange.status);
-    const decided =
+    const decided: VerdictRecord[] =
       undecided === undefined
         ? records
         : records.map(({ violations: _violations, lenient: _lenient, ...record }) => ({
@@ -279,15 +286,30 @@ export class TrafficJudge {
             violations: [],
             reason: `answered ${exchange.status}: ${undecided.replace('-', ' ')}, not judged`,
           }));
+    // A 401 or 403 to a credential the judge cannot place (no keys given, or a recording without its Authorization
+    // headers) is the server's word on that credential, which the traffic does not let any rule judge.
+    const placed =
+      credential.kind === 'unknown' && (exchange.status === 401 || exchange.status === 403)
+        ? decided.map(({ violations: _violations, lenient: _lenient, ...record }) => ({
+            ...record,
+            kind: 'skipped' as const,
+            violations: [],
+            reason: `answered ${exchange.status} to a credential the traffic does not show or no key names: not judged`,
+          }))
+        : decided;
     const kept = this.options.documentedOnly
-      ? decided.filter((record) => isRuleId(record.rule) && rule(record.rule).kind === 'documented')
-      : decided;
+      ? placed.filter((record) => isRuleId(record.rule) && rule(record.rule).kind === 'documented')
+      : placed;
+    const input = chosen.expectation;
     return {
       traffic,
       route,
       records: kept,
       clientFindings,
       ...(chosen.inputClass ? { inputClass: chosen.inputClass } : {}),
+      ...(input?.kind === 'input'
+        ? { input: { class: input.input.class, what: input.input.what, why: input.input.why } }
+        : {}),
     };
   }
 

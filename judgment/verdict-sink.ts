@@ -10,11 +10,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RuleKind } from '../contract/rules.ts';
 import type { AnswerSettings } from './answer-settings.ts';
+import { CountedRecords } from './counted-records.ts';
 import type { VerdictKind, VerdictRecord } from './verdict-record.ts';
 
 export class VerdictSink {
   private readonly kept: VerdictRecord[] = [];
-  private readonly counted = new Map<string, VerdictRecord>();
+  private readonly counted = new CountedRecords();
 
   /** How answers are judged in this test. */
   readonly settings: AnswerSettings;
@@ -41,20 +42,8 @@ export class VerdictSink {
       record.exchange?.status,
       record.precondition === true,
     ].join('|');
-    const same = this.counted.get(key);
-    if (same !== undefined) {
-      same.count = (same.count ?? 1) + (record.count ?? 1);
-      return;
-    }
-    // A counted record names its first exchange only: the others are counted, not described.
-    const { curl: _curl, ...exchange } = record.exchange ?? { curl: undefined };
-    const first: VerdictRecord = {
-      ...record,
-      count: record.count ?? 1,
-      ...(record.exchange === undefined ? {} : { exchange: exchange as NonNullable<VerdictRecord['exchange']> }),
-    };
-    this.counted.set(key, first);
-    this.kept.push(first);
+    const first = this.counted.count(key, record);
+    if (first !== undefined) this.kept.push(first);
   }
 
   /**

@@ -18,10 +18,14 @@
  * ${PCS_OUTPUT_DIR:-reports}/independent/independent-servers.md; exits 1 when an expectation fails.
  *
  *   npx tsx lab/independent-servers.ts [--only go,python-fastapi,php,express-zod] [--skip-missing] [--quick]
- *                                      [--seeds N]
+ *                                      [--seeds N] [--jobs N]
  *
  * --seeds N adds N - 1 default runs per server, each with a random seed of its own (printed in the table), each of
  * which must pass: a false positive that one seed in five shows is still a false positive.
+ *
+ * --jobs N measures N servers side by side (default 2; each server's runs stay one after the other, and each
+ * server's lines are printed when it ends, the table in the servers' order): a suite run waits on its server
+ * (Rails, Django) as much as it computes.
  *
  * --quick runs the default run only (what CI gates on: no false positive on any stack), and does not
  * write docs/measured.
@@ -222,6 +226,8 @@ interface Options {
   through: Through[];
   /** Default runs per server, each with a seed of its own (--seeds): a false positive one seed in five shows counts. */
   seeds: number;
+  /** Servers measured side by side (--jobs): most wait on their stack as much as they compute. */
+  jobs: number;
 }
 
 interface Through {
@@ -265,6 +271,7 @@ function parseArgs(argv: string[]): Options {
     quick: false,
     through: [],
     seeds: 1,
+    jobs: 2,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -275,6 +282,10 @@ function parseArgs(argv: string[]): Options {
       const count = Number(argv[++i]);
       if (!Number.isInteger(count) || count < 1 || count > 20) throw new UsageError('--seeds: a number from 1 to 20');
       options.seeds = count;
+    } else if (arg === '--jobs') {
+      const count = Number(argv[++i]);
+      if (!Number.isInteger(count) || count < 1 || count > 8) throw new UsageError('--jobs: a number from 1 to 8');
+      options.jobs = count;
     } else if (arg === '--only') {
       const names = (argv[++i] ?? '').split(',').filter(Boolean);
       const unknown = names.filter((name) => !stacks.some((stack) => stack.name === name));
@@ -283,7 +294,7 @@ function parseArgs(argv: string[]): Options {
       options.only = names;
     } else
       throw new UsageError(
-        `unknown argument ${arg} (use --only NAMES, --skip-missing, --quick, --seeds N, --through SPEC)`,
+        `unknown argument ${arg} (use --only NAMES, --skip-missing, --quick, --seeds N, --through SPEC, --jobs N)`,
       );
   }
   return options;
@@ -478,14 +489,12 @@ function proxyCell(run: SuiteRun, through: Through): string {
 
 async function measureStack(
   stack: Stack,
+  command: string[],
   outputRoot: string,
-  scratch: string,
   quick: boolean,
   through?: Through,
   seeds = 1,
 ): Promise<Row[]> {
-  const dir = join(serversDir, stack.name);
-  const command = stack.prepare(dir, scratch);
   const rows: Row[] = [];
   const proxyColumns = (run: SuiteRun): Pick<Row, 'through' | 'proxy'> =>
     through === undefined ? {} : { through: through.name, proxy: proxyCell(run, through) };
@@ -629,10 +638,12 @@ async function main(): Promise<number> {
   const outputRoot = resolve(process.env.PCS_OUTPUT_DIR?.trim() || 'reports', 'independent');
   const scratch = join(outputRoot, '.build');
   mkdirSync(scratch, { recursive: true });
-  const rows: Row[] = [];
+  // Every server's build first (compilers run one at a time, and a build blocks nothing that is measured), then
+  // the servers' runs, options.jobs at a time.
+  const prepared: Array<{ stack: Stack; command: string[] }> = [];
   for (const stack of stacks.filter((candidate) => options.only.includes(candidate.name))) {
-    const [command, ...args] = stack.requires.command;
-    const probe = spawnSync(command!, args, { stdio: 'ignore' });
+    const [probeCommand, ...probeArgs] = stack.requires.command;
+    const probe = spawnSync(probeCommand!, probeArgs, { stdio: 'ignore' });
     if (probe.status !== 0) {
       const line = `${stack.name}: not installed (apt-get install ${stack.requires.package})`;
       if (!options.skipMissing) throw new UsageError(`${line}; --skip-missing skips it`);
@@ -640,19 +651,32 @@ async function main(): Promise<number> {
       options.skipped = true;
       continue;
     }
-    for (const through of options.through.length > 0 ? options.through : [undefined]) {
-      const via = through === undefined ? '' : ` through ${through.name} (${through.spec})`;
-      process.stdout.write(`independent: ${stack.name}${via} ...\n`);
-      const stackRows = await measureStack(stack, outputRoot, scratch, options.quick, through, options.seeds);
-      for (const row of stackRows)
-        process.stdout.write(
-          `  ${row.ok ? '✅' : '❌'} ${row.run}: ${row.outcome} (expected ${row.expected})` +
-            (row.proxy ? `; proxy: ${row.proxy}` : '') +
-            '\n',
-        );
-      rows.push(...stackRows);
-    }
+    prepared.push({ stack, command: stack.prepare(join(serversDir, stack.name), scratch) });
   }
+  const measured = new Array<Row[]>(prepared.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < prepared.length; index = next++) {
+      const { stack, command } = prepared[index]!;
+      const stackRows: Row[] = [];
+      const lines: string[] = [];
+      for (const through of options.through.length > 0 ? options.through : [undefined]) {
+        const via = through === undefined ? '' : ` through ${through.name} (${through.spec})`;
+        const rowsOfSpec = await measureStack(stack, command, outputRoot, options.quick, through, options.seeds);
+        lines.push(`independent: ${stack.name}${via}:`);
+        for (const row of rowsOfSpec)
+          lines.push(
+            `  ${row.ok ? '✅' : '❌'} ${row.run}: ${row.outcome} (expected ${row.expected})` +
+              (row.proxy ? `; proxy: ${row.proxy}` : ''),
+          );
+        stackRows.push(...rowsOfSpec);
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+      measured[index] = stackRows;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.jobs, prepared.length) }, worker));
+  const rows = measured.flat();
   const throttled = options.through.length > 0;
   const body = [
     'Each server in `lab/independent-servers/` was written from the API reference alone, on its stack, by a ' +

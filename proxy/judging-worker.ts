@@ -50,7 +50,7 @@ parentPort!.on('message', (request: JudgeRequest) => {
         for (const [reason, count] of request.notJudged) collected.notJudged.add(reason, count);
         for (const [reason, count] of request.unanswered) collected.unanswered.add(reason, count);
         const stopped = request.stoppedBy ? ` (stopped by ${request.stoppedBy})` : '';
-        const notes = [`${collected.exchanges} exchange(s) judged through the proxy${stopped}`, ...request.notes];
+        const notes = [`${collected.judgedExchanges} exchange(s) judged through the proxy${stopped}`, ...request.notes];
         reply({ type: 'reported', ...session.report({ ...request.options, notes }) });
         return;
       }

@@ -21,7 +21,7 @@ export interface TrafficVerdict {
   clientFindings: number;
   /** A 429 or a gateway's 502/503/504 was met: the upstream was (in part) unavailable. */
   undecided: boolean;
-  /** Exchanges judged (those outside the reference included: they were read and listed). */
+  /** Exchanges judged as operations of the reference (those outside it are listed, and not judged). */
   judged: number;
   /** Exchanges judged as an operation of the reference: none, and nothing was judged. */
   judgedOperations: number;
@@ -47,8 +47,10 @@ export class JudgingSession {
   readonly judge: TrafficJudge;
   readonly collected = new TrafficCollector();
   private undecided = false;
+  private readonly options: JudgeOptions;
 
   constructor(options: JudgeOptions) {
+    this.options = options;
     this.judge = new TrafficJudge(options);
   }
 
@@ -77,7 +79,8 @@ export class JudgingSession {
     let internalError = collected.firstInternalError ?? null;
     let report: ReturnType<typeof reportTraffic> | undefined;
     try {
-      report = reportTraffic(collected, options);
+      const { pinned, paymentMode } = this.options;
+      report = reportTraffic(collected, { targetValues: { pinned, paymentMode }, ...options });
       if (report.writeErrors.length > 0)
         internalError ??= `the reports could not all be written (${report.writeErrors.join('; ')})`;
     } catch (error) {
@@ -89,7 +92,7 @@ export class JudgingSession {
       serverFindings: report?.serverFindings ?? 0,
       clientFindings: report?.clientFindings ?? collected.clientFindingsTotal,
       undecided: this.undecided,
-      judged: collected.exchanges,
+      judged: collected.judgedExchanges,
       judgedOperations: [...collected.operations.values()].reduce((sum, operation) => sum + operation.exchanges, 0),
       notJudged: collected.notJudged.total,
       skipped: collected.skipped.total,

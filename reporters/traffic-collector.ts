@@ -7,6 +7,7 @@
  * findings and the first partly recorded answers, with their totals.
  */
 import type { TestRecord } from './conformance-model.ts';
+import { CountedRecords } from '../judgment/counted-records.ts';
 import { isUndecided, type VerdictRecord } from '../judgment/verdict-record.ts';
 import type { ClientFinding } from '../judge/client-findings.ts';
 import type { JudgedExchange } from '../judge/traffic-judge.ts';
@@ -19,7 +20,7 @@ export const listedClientFindings = 1000;
 
 interface TrafficCase {
   verdicts: VerdictRecord[];
-  counted: Map<string, VerdictRecord>;
+  counted: CountedRecords;
   brokenKept: number;
   /** Broken records past brokenKeptPerCase: counted, not kept. */
   brokenMore: number;
@@ -29,6 +30,8 @@ export interface OperationTraffic {
   exchanges: number;
   statuses: Set<number>;
   classes: Map<string, number>;
+  /** The first request of each input class: what it sent, and why it has that class (the coverage says why). */
+  firstOfClass: Map<string, { what: string; why: string }>;
 }
 
 export interface OutsideExchange {
@@ -51,6 +54,14 @@ function pathOf(url: string): string {
     return new URL(url).pathname;
   } catch {
     return url.slice(0, 200);
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
   }
 }
 
@@ -99,11 +110,19 @@ export class TrafficCollector {
   firstInternalError: string | undefined;
   readonly operations = new Map<string, OperationTraffic>();
   readonly outside: OutsideExchange[] = [];
-  readonly clientFindings: ClientFinding[] = [];
   exchanges = 0;
   outsideTotal = 0;
-  clientFindingsTotal = 0;
   incompleteTotal = 0;
+  /** Client findings, in the order the requests came, each with the origin it went to (the first ones: listed). */
+  private readonly findingsKept: Array<{ finding: ClientFinding; origin: string }> = [];
+  /** Findings of requests to operations of the reference. */
+  private routedFindings = 0;
+  /**
+   * Requests outside the reference, by origin: a finding once an exchange to that origin was an operation of the
+   * reference (a recording's other services with a /v1 in their paths are not the client's requests to the API).
+   */
+  private readonly outsideFindingsByOrigin = new Map<string, number>();
+  private readonly apiOrigins = new Set<string>();
   firstIncomplete: string | undefined;
 
   /** Takes one judged exchange: its records into their cases, the rest into the counts. */
@@ -121,20 +140,27 @@ export class TrafficCollector {
           why: judged.outside,
         });
     }
+    const origin = originOf(traffic.url);
     if (judged.route !== undefined && judged.outside === undefined) {
+      this.apiOrigins.add(origin);
       let operation = this.operations.get(judged.route.operation);
       if (operation === undefined) {
-        operation = { exchanges: 0, statuses: new Set(), classes: new Map() };
+        operation = { exchanges: 0, statuses: new Set(), classes: new Map(), firstOfClass: new Map() };
         this.operations.set(judged.route.operation, operation);
       }
       operation.exchanges++;
       operation.statuses.add(traffic.status);
       if (judged.inputClass)
         operation.classes.set(judged.inputClass, (operation.classes.get(judged.inputClass) ?? 0) + 1);
+      if (judged.input !== undefined && !operation.firstOfClass.has(judged.input.class))
+        operation.firstOfClass.set(judged.input.class, { what: judged.input.what, why: judged.input.why });
     }
-    this.clientFindingsTotal += judged.clientFindings.length;
-    for (const finding of judged.clientFindings)
-      if (this.clientFindings.length < listedClientFindings) this.clientFindings.push(finding);
+    for (const finding of judged.clientFindings) {
+      if (finding.outside)
+        this.outsideFindingsByOrigin.set(origin, (this.outsideFindingsByOrigin.get(origin) ?? 0) + 1);
+      else this.routedFindings++;
+      if (this.findingsKept.length < listedClientFindings) this.findingsKept.push({ finding, origin });
+    }
     if (traffic.incomplete !== undefined) {
       this.incompleteTotal++;
       this.firstIncomplete ??= traffic.incomplete;
@@ -145,7 +171,7 @@ export class TrafficCollector {
     const title = `${record.operation ?? 'any operation'} › ${record.rule}`;
     let found = this.byCase.get(title);
     if (found === undefined) {
-      found = { verdicts: [], counted: new Map(), brokenKept: 0, brokenMore: 0 };
+      found = { verdicts: [], counted: new CountedRecords(), brokenKept: 0, brokenMore: 0 };
       this.byCase.set(title, found);
     }
     if (record.kind === 'broken') {
@@ -156,20 +182,27 @@ export class TrafficCollector {
       return;
     }
     const key = [record.kind, record.exchange?.status, record.reason ?? '', record.lenient ?? ''].join('|');
-    const same = found.counted.get(key);
-    if (same !== undefined) {
-      same.count = (same.count ?? 1) + (record.count ?? 1);
-      return;
-    }
-    // A counted record names its first exchange only: the others are counted, not described.
-    const { curl: _curl, transcript: _transcript, ...exchange } = record.exchange ?? {};
-    const first: VerdictRecord = {
-      ...record,
-      count: record.count ?? 1,
-      ...(record.exchange === undefined ? {} : { exchange: exchange as NonNullable<VerdictRecord['exchange']> }),
-    };
-    found.counted.set(key, first);
-    found.verdicts.push(first);
+    const first = found.counted.count(key, record);
+    if (first !== undefined) found.verdicts.push(first);
+  }
+
+  /** Exchanges judged as operations of the reference (those outside it are listed, and not judged). */
+  get judgedExchanges(): number {
+    return this.exchanges - this.outsideTotal;
+  }
+
+  /** Requests off the reference: each one finding, whatever it departs in. */
+  get clientFindingsTotal(): number {
+    let total = this.routedFindings;
+    for (const [origin, count] of this.outsideFindingsByOrigin) if (this.apiOrigins.has(origin)) total += count;
+    return total;
+  }
+
+  /** The first client findings, in the order the requests came. */
+  get clientFindings(): ClientFinding[] {
+    return this.findingsKept
+      .filter(({ finding, origin }) => !finding.outside || this.apiOrigins.has(origin))
+      .map(({ finding }) => finding);
   }
 
   /** An error of the judge itself on one exchange: counted, that exchange not judged, the others go on. */

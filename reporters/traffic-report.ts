@@ -3,14 +3,16 @@
  * (one test case per operation and rule, with its failing exchanges), the Allure results and the
  * closing summary, all under the output directory and all from the verdict records
  * (reporters/report-pipeline.ts); and what only traffic has: the client's own findings (requests
- * off the reference), the exchanges outside the reference, the entries that could not be read,
+ * off the reference, one finding per request, those to a path or method the reference does not
+ * define among them), the exchanges outside the reference, the entries that could not be read,
  * and the traffic's coverage: which operations, statuses, input classes and rules it exercised,
- * and which it never did.
+ * and which it never did, each with why.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { operations } from '../contract/operations.ts';
 import { rules } from '../contract/rules.ts';
+import type { TargetOwnValues } from '../judge/must-accept-example.ts';
 import { redact } from '../settings/secrets.ts';
 import { violationLine, requestLine } from '../judgment/verdict-message.ts';
 import type { TestRecord } from './conformance-model.ts';
@@ -19,6 +21,8 @@ import type { RunHeader } from './markdown.ts';
 import { writeAllureResults } from './allure-records.ts';
 import { allureCategories } from './allure-environment.ts';
 import { brokenKeptPerCase, type TrafficCollector } from './traffic-collector.ts';
+import { notExercisedSection } from './not-exercised.ts';
+import type { ClientFinding } from '../judge/client-findings.ts';
 import type { SkippedEntry } from '../judge/har.ts';
 
 export interface TrafficReportOptions {
@@ -33,6 +37,15 @@ export interface TrafficReportOptions {
   credentialsRecorded: boolean;
   /** Lines about what ran around the traffic (the command's exit status), for the summary. */
   notes: readonly string[];
+  /** --fail-on-client: client findings fail the run; when they alone do, the summary's first line says so. */
+  failOnClient?: boolean;
+  /**
+   * Where the suite's own runs that were the traffic's client wrote their reports (proxy -- npm run conformance):
+   * the client findings are then the suite's own deliberate requests off the reference.
+   */
+  suiteRuns?: readonly string[];
+  /** The target's own values, for what a request owed acceptance looks like (the coverage's "why not exercised"). */
+  targetValues?: TargetOwnValues;
 }
 
 export interface TrafficReport {
@@ -88,9 +101,17 @@ function guarded(errors: string[], what: string, write: () => void): void {
 
 export const trafficFiles = { coverage: 'traffic-coverage.md', client: 'client-findings.md' } as const;
 
-/** The traffic's coverage: per operation, how many exchanges, the statuses and input classes seen, the rules judged. */
-export function coverageOfTraffic(collected: TrafficCollector, cases: readonly TestRecord[]): string {
+/**
+ * The traffic's coverage: per operation, how many exchanges, the statuses and input classes seen, the rules judged,
+ * and the rules never exercised, each with why.
+ */
+export function coverageOfTraffic(
+  collected: TrafficCollector,
+  cases: readonly TestRecord[],
+  values?: TargetOwnValues,
+): string {
   const lines = ['## Coverage of the traffic', ''];
+  const neverExercised: Parameters<typeof notExercisedSection>[0][number][] = [];
   lines.push('| Operation | Exchanges | Statuses | Input classes | Rules judged | Rules never exercised |');
   lines.push('|---|---|---|---|---|---|');
   for (const entry of operations.filter((candidate) => candidate.rules !== undefined)) {
@@ -103,12 +124,14 @@ export function coverageOfTraffic(collected: TrafficCollector, cases: readonly T
         .map((test) => test.rules[0]),
     );
     const never = rules.filter((found) => found.operations.includes(entry.id) && !judgedRules.has(found.id));
+    neverExercised.push({ operation: entry.id, rules: never, seen });
     lines.push(
       `| ${entry.id} | ${seen?.exchanges ?? 0} | ${statuses.join(', ') || '—'} | ` +
         `${classes.map(([name, count]) => `${name} ${count}`).join(', ') || '—'} | ${judgedRules.size} | ` +
         `${never.map((found) => found.id).join(', ') || '—'} |`,
     );
   }
+  lines.push(...notExercisedSection(neverExercised, values));
   const incomplete = incompleteText(collected);
   if (incomplete !== undefined) {
     lines.push('', '### Not judged', '');
@@ -123,7 +146,12 @@ export function coverageOfTraffic(collected: TrafficCollector, cases: readonly T
     for (const { title, count } of more) lines.push(`- ${title}: ${count} more than the ${brokenKeptPerCase} listed`);
   }
   if (collected.outsideTotal > 0) {
-    lines.push('', `### Outside the reference (${collected.outsideTotal}, listed, not judged)`, '');
+    lines.push(
+      '',
+      `### Outside the reference (${collected.outsideTotal}, listed, not judged; requests to the API's base ` +
+        `address are client findings: ${trafficFiles.client})`,
+      '',
+    );
     for (const { method, path, status, why } of collected.outside)
       lines.push(`- ${method} ${path} → ${status}: ${why}`);
     if (collected.outsideTotal > collected.outside.length)
@@ -132,15 +160,29 @@ export function coverageOfTraffic(collected: TrafficCollector, cases: readonly T
   return `${lines.join('\n')}\n`;
 }
 
-function clientFindingsText(collected: TrafficCollector): string {
+/** One request off the reference, in one line: the request, then each of its departures. */
+export function clientFindingLine(finding: ClientFinding): string {
+  return `${requestLine(finding.exchange)}: ${finding.violations.map(violationLine).join('; ')}`;
+}
+
+/** Who the client was, when the suite itself was: its findings are its own deliberate requests off the reference. */
+function suiteClientText(suiteRuns: readonly string[]): string {
+  return (
+    `collect-conformance's own run (its reports: ${suiteRuns.join(', ')}): its client findings are its own ` +
+    'deliberate invalid requests (inputs it sends to be refused, and customer creation, which the reference does ' +
+    'not show), not defects of a client'
+  );
+}
+
+function clientFindingsText(collected: TrafficCollector, suiteRuns: readonly string[]): string {
   const lines = [
     '## Client findings',
     '',
-    'Requests the client sent off the reference (the client, not the server):',
+    'Requests the client sent off the reference (the client, not the server), one line per request:',
     '',
+    ...(suiteRuns.length > 0 ? [`The client is ${suiteClientText(suiteRuns)}.`, ''] : []),
   ];
-  for (const finding of collected.clientFindings)
-    lines.push(`- ${requestLine(finding.exchange)}: ${violationLine(finding.violation)}`);
+  for (const finding of collected.clientFindings) lines.push(`- ${clientFindingLine(finding)}`);
   if (collected.clientFindingsTotal > collected.clientFindings.length)
     lines.push(`- and ${collected.clientFindingsTotal - collected.clientFindings.length} more`);
   return `${lines.join('\n')}\n`;
@@ -171,10 +213,16 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
   });
   const writeErrors: string[] = [];
   guarded(writeErrors, trafficFiles.coverage, () =>
-    writeFileSync(join(options.outputDir, trafficFiles.coverage), redact(coverageOfTraffic(collected, cases))),
+    writeFileSync(
+      join(options.outputDir, trafficFiles.coverage),
+      redact(coverageOfTraffic(collected, cases, options.targetValues)),
+    ),
   );
   guarded(writeErrors, trafficFiles.client, () =>
-    writeFileSync(join(options.outputDir, trafficFiles.client), redact(clientFindingsText(collected))),
+    writeFileSync(
+      join(options.outputDir, trafficFiles.client),
+      redact(clientFindingsText(collected, options.suiteRuns ?? [])),
+    ),
   );
   guarded(writeErrors, 'allure-results', () =>
     writeAllureResults(
@@ -190,20 +238,26 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
   );
   const clientFindings = collected.clientFindingsTotal;
   const outside = collected.outsideTotal;
+  const suiteRuns = options.suiteRuns ?? [];
   const extra: string[] = [];
   if (!options.credentialsRecorded)
     extra.push(
       '  note: the traffic carries no Authorization header (exported without credentials): ' +
-        'the credential rules were not judged',
+        'the credential rules were not judged, of the server or of the client',
     );
+  if (suiteRuns.length > 0) extra.push(`  client: ${suiteClientText(suiteRuns)}`);
   if (clientFindings > 0) {
-    const first = collected.clientFindings[0]!;
+    const first = collected.clientFindings[0];
+    const who =
+      suiteRuns.length > 0
+        ? "the suite's own deliberate invalid requests"
+        : 'the client, not the server, is off the reference';
     extra.push(
-      `  client findings: ${clientFindings} (the client, not the server, is off the reference; ` +
-        `--fail-on-client counts them), e.g. ${requestLine(first.exchange)}: ${violationLine(first.violation)}`.slice(
-          0,
-          400,
-        ),
+      (
+        `  client findings: ${clientFindings} request(s) (${who}; --fail-on-client counts them, ` +
+        `${join(options.outputDir, trafficFiles.client)} lists them)` +
+        (first === undefined ? '' : `, e.g. ${clientFindingLine(first)}`)
+      ).slice(0, 400),
     );
   }
   if (collected.incompleteTotal > 0)
@@ -211,13 +265,26 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
       `  partly recorded: ${collected.incompleteTotal} answer(s) judged by their status and headers ` +
         `(${collected.firstIncomplete})`,
     );
-  if (outside > 0) extra.push(`  outside the reference: ${outside} exchange(s), listed in ${trafficFiles.coverage}`);
+  if (outside > 0)
+    extra.push(
+      `  outside the reference: ${outside} exchange(s), not judged, listed in ${trafficFiles.coverage} ` +
+        '(those to the API are client findings)',
+    );
   if (incomplete !== undefined) extra.push(`  incomplete: ${incomplete}`);
   for (const entry of options.skipped.slice(0, 5))
     extra.push(`  not an exchange: ${entry.file} entry ${entry.entry}: ${entry.why}`);
   for (const error of writeErrors) extra.push(`  not written: ${error}`);
   extra.push(`  traffic coverage: ${join(options.outputDir, trafficFiles.coverage)}`);
-  const [first = '', ...rest] = reports.summary;
+  const [pipelineFirst = '', ...rest] = reports.summary;
+  const serverFindings = reports.coverage.totals.fail;
+  // The exit code is 1 because of the client alone: said first, where a reader looks for why.
+  const first =
+    options.failOnClient === true && clientFindings > 0 && serverFindings === 0
+      ? pipelineFirst.replace(
+          /^(collect-conformance: summary:) /,
+          `$1 ${clientFindings} client finding(s) fail the run (--fail-on-client); `,
+        )
+      : pipelineFirst;
   return {
     reports,
     summary: [
@@ -227,7 +294,7 @@ export function reportTraffic(collected: TrafficCollector, options: TrafficRepor
       ...extra,
       ...rest.slice(-2),
     ].map((line) => redact(line)),
-    serverFindings: reports.coverage.totals.fail,
+    serverFindings,
     clientFindings,
     writeErrors,
   };

@@ -32,7 +32,8 @@ import { markTeardownStarted } from './termination.ts';
 import { probeTarget, targetUnavailableExitCode } from './preflight.ts';
 import { suspectConfiguredIds } from './configured-ids.ts';
 import { suspectWarning, writeSuspects } from '../output/configured-id-suspects.ts';
-import { outputRootOf } from '../output/output-directory.ts';
+import { allureResultsDirOf, outputRootOf } from '../output/output-directory.ts';
+import { noteProxiedRun } from '../output/proxied-runs.ts';
 import { registerSecret } from '../settings/secrets.ts';
 import { propertySettings } from '../generation/property-settings.ts';
 import { shrinkLedgerPath } from '../generation/shrink-budget.ts';
@@ -112,6 +113,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     process.env.PCS_BASE_URL = suite.baseUrl;
   }
   const baseUrl = process.env.PCS_BASE_URL ?? '';
+  // Run through `collect-conformance proxy`: tell it where this run's reports go, so that its own replace none.
+  noteProxiedRun(process.env, baseUrl, { outputDir: outputRootOf(), allureResultsDir: allureResultsDirOf() });
   const secretKey = process.env.PCS_SECRET_KEY ?? '';
   registerSecret(secretKey);
   registerSecret(process.env.PCS_SECOND_SECRET_KEY);

@@ -45,6 +45,15 @@ export async function serve(directory: string): Promise<{ server: Server; url: s
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.html` };
 }
 
+/**
+ * Stops serving a report. The browser keeps its connections alive while it is open, and close() alone waits
+ * for them to end (a minute and more): the connections are cut, the report has been read.
+ */
+export function stopServing(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
 export async function openBrowser(profile: string): Promise<{ context: BrowserContext; blocked: string[] }> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { buildReport } from '../../cli/report.ts';
 import { recordsOfAttachment, verdictAttachment } from '../../judgment/verdict-record.ts';
 import { runAgainst, startDefectTarget, summaryOf, type Defect } from '../integration/defect-target.ts';
-import { chromiumPath, openBrowser, pageTimeoutMs, serve } from './browser-helpers.ts';
+import { chromiumPath, openBrowser, pageTimeoutMs, serve, stopServing } from './browser-helpers.ts';
 
 interface Counts {
   failed: number;
@@ -182,11 +182,11 @@ for (const { defect, title } of defects) {
           "Playwright's HTML report",
         );
       } finally {
-        await new Promise<void>((resolve) => html.server.close(() => resolve()));
+        await stopServing(html.server);
       }
     } finally {
       await browser.context.close();
-      await new Promise<void>((resolve) => served.server.close(() => resolve()));
+      await stopServing(served.server);
     }
   });
 }

@@ -23,7 +23,7 @@ import { outputFiles } from '../../reporters/conformance-reporter.ts';
 import type { ConformanceMatrix, RuleCoverage } from '../../reporters/conformance-model.ts';
 import { buildReport } from '../../cli/report.ts';
 import { brokenRules, startBrokenTarget, type BrokenTarget } from './broken-target.ts';
-import { chromiumPath, openBrowser, pageTimeoutMs, serve } from './browser-helpers.ts';
+import { chromiumPath, openBrowser, pageTimeoutMs, serve, stopServing } from './browser-helpers.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 interface Run {
@@ -131,7 +131,7 @@ describe('reports of a run against a broken target', { timeout: 600_000 }, () =>
 
   after(async () => {
     await context?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    if (server) await stopServing(server);
     await target?.close();
     if (run && !process.env.KEEP_REPORT_WORK) rmSync(run.work, { recursive: true, force: true });
   });

@@ -30,7 +30,10 @@ test('stories, counts and categories of the Allure results agree with the matrix
   const mock = await startMockServer({ mutant: 'createTransaction.echo.amount' });
   const output = join(scratch, 'reports');
   try {
-    const result = await runCommand(['--output', output, '--reporter', 'dot'], {
+    // The creation's example tests and the property of its echo: every test that creates a transaction meets the
+    // echo, and a whole run adds minutes of failed tests (each costing Playwright a new worker) to what these show.
+    const grep = 'createTransaction: POST /transactions|any valid creation body gives';
+    const result = await runCommand(['--output', output, '--reporter', 'dot', '--grep', grep], {
       PCS_BASE_URL: mock.sandboxBaseUrl,
       PCS_SECRET_KEY: mock.sandboxKey,
       PCS_BALANCE_ID: '1',

@@ -20,16 +20,17 @@ const scratch = mkdtempSync(join(tmpdir(), 'pcs-gate-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test('a broken rule with 503s on the side exits 1, not 3', { timeout: 180_000 }, async () => {
-  // POST is not repeated after a 503 (it may have created something): every third creation leaves the marker. One
-  // worker, so that which creation meets the 503 does not depend on how two workers happen to interleave: the
-  // example test's creation is the first (a broken echo), the property's shrinking meets the third.
+  // POST is not repeated after a 503 (it may have created something). On one worker, the echo's test (one
+  // creation, answered with the broken echo), then a link's test (its creation answered 503: its rule undecided).
+  // Random sequences would make the count of creations before each test a matter of the seed.
   const mock = await startMockServer({
     mutant: 'createTransaction.echo.amount',
-    faults: 'status503=every:3,methods=POST',
+    faults: 'status503=every:2,methods=POST',
   });
   try {
     const output = join(scratch, 'echo-and-503');
-    const result = await runCommand(['--grep', 'TXN-CREATE-ECHO', '--output', output, '--reporter', 'dot'], {
+    const grep = 'the created transaction echoes amount|the response is an object with token and url strings';
+    const result = await runCommand(['--grep', grep, '--output', output, '--reporter', 'dot'], {
       PCS_BASE_URL: mock.sandboxBaseUrl,
       PCS_SECRET_KEY: mock.sandboxKey,
       PCS_RETRIES: '0',

@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../../mock/server.ts';
-import { projectRoot, runCommand, startCommand, type CommandResult } from './run-command.ts';
+import { commandBin, projectRoot, runCommand, startCommand, type CommandResult } from './run-command.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pcs-traffic-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -89,6 +89,29 @@ describe('the independent client through the proxy', { skip: noPython }, () => {
         await mock.close();
       }
     });
+});
+
+describe('the suite itself through the proxy', () => {
+  test('its run keeps its reports; the proxy writes its own in proxy/ and names the suite as the client', async () => {
+    const output = join(scratch, 'suite');
+    const result = await runCommand(
+      ['proxy', '--', process.execPath, commandBin, '--grep', 'getCurrency refuses requests without a valid key'],
+      { PCS_OUTPUT_DIR: output },
+    );
+    assert.equal(result.code, 0, lastLines(result));
+    const matrix = (dir: string) => readFileSync(join(dir, 'conformance-matrix.md'), 'utf8');
+    assert.doesNotMatch(matrix(output), /traffic through the proxy/, 'the inner run’s matrix is its own');
+    assert.match(matrix(join(output, 'proxy')), /traffic through the proxy/);
+    assert.match(
+      result.stdout,
+      new RegExp(`the command's run wrote its reports in ${output}: the proxy's are in ${output}/proxy`),
+    );
+    assert.match(result.stdout, /client findings: \d+ request\(s\) \(the suite's own deliberate invalid requests;/);
+    // The proxy's summary points at its own files only.
+    const proxySummary = result.stdout.slice(result.stdout.lastIndexOf('collect-conformance: summary:'));
+    for (const path of proxySummary.match(/\/[^\s]*\.(?:md|xml|json)\b/g) ?? [])
+      assert.ok(path.startsWith(`${output}/proxy/`), `${path} is not the proxy's`);
+  });
 });
 
 /** A line the command printed, once it is there. */

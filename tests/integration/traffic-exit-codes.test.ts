@@ -292,6 +292,37 @@ describe('judge', { concurrency: 4 }, () => {
     assert.match(sampled.stdout, /incomplete: 1 skipped on purpose: 1 \(left out by --sample\)/);
   });
 
+  test('1 by --fail-on-client alone: a recording without credentials whose one departure is outside the reference', async () => {
+    // Exported as browsers do, without the Authorization headers: no credential rule is judged, on either side.
+    const stripped = [
+      ...conforming,
+      harEntry(await recorded(mock.sandboxBaseUrl, 'GET', '/balances/1', { key: null })),
+      harEntry(await recorded(mock.sandboxBaseUrl, 'POST', '/mtn', { key: mock.sandboxKey, body: { token: 't' } })),
+    ].map((entry) => {
+      const { request } = entry as { request: { headers: Array<{ name: string }> } };
+      return {
+        ...entry,
+        request: { ...request, headers: request.headers.filter(({ name }) => name.toLowerCase() !== 'authorization') },
+      };
+    });
+    const file = join(scratch, 'outside.har');
+    writeFileSync(file, harText(stripped));
+    const output = join(scratch, 'outside');
+    const result = await judge([file], output, ['--fail-on-client']);
+    assert.equal(result.code, 1, lastLines(result));
+    assert.match(
+      result.stdout,
+      /^collect-conformance: summary: 1 client finding\(s\) fail the run \(--fail-on-client\); /m,
+    );
+    assert.match(result.stdout, /4 entries in 1 HAR file\(s\): 3 exchange\(s\) judged/);
+    assert.deepEqual(failedRules(output), []);
+    const findings = readFileSync(join(output, 'client-findings.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('- '));
+    assert.equal(findings.length, 1, findings.join('\n'));
+    assert.match(findings[0]!, /^- POST \/v1\/mtn → 404: at method and path: /);
+  });
+
   test('1: a defect, a body nested 100,000 levels deep, a member named twice: findings, never a crash', async () => {
     const base = mock.sandboxBaseUrl;
     const answer = (path: string, body: string, key = mock.sandboxKey) =>

@@ -211,3 +211,11 @@ test('the mutation figures: both modes, the variants, and the mutants by operato
   assert.match(text, /\| echo \| 2 \| 2 \| 2 \|\n\| status \| 1 \| 0 \| 0 \|/);
   assert.match(text, /- default mode: c \(breaks TXN-CREATE-ECHO\)/);
 });
+
+test('the README stays an entry: at most 200 lines, the two first commands first', () => {
+  const lines = readFileSync(join(root, 'README.md'), 'utf8').trimEnd().split('\n');
+  assert.ok(lines.length <= 200, `README.md has ${lines.length} lines; move the detail into docs/`);
+  const firstBlock = lines.slice(lines.indexOf('```sh') + 1, lines.indexOf('```sh') + 3).join('\n');
+  assert.match(firstBlock, /npm run conformance/);
+  assert.match(firstBlock, /npm test/);
+});

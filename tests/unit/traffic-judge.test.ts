@@ -487,7 +487,105 @@ describe('the traffic judge', () => {
       exchange('POST', '/transactions', 400, error(400), { body: { amount: 'abc', currency: { iso: 'XOF' } } }),
     );
     assert.deepEqual(broken(judged), []);
-    assert.ok(judged.clientFindings.some((finding) => finding.violation.location === 'body /amount'));
+    assert.ok(judged.clientFindings[0]?.violations.some((violation) => violation.location === 'body /amount'));
+  });
+});
+
+describe('client findings: one request, one finding', () => {
+  const phoneAsNumber = { token: 'tok_1', phone_number: { number: 22997000001, country: 'BJ' } };
+
+  test('a send whose phone number is a number is one finding, its departure said once', () => {
+    const judged = judgeOf().judge(exchange('POST', '/transactions/mtn', 400, error(400), { body: phoneAsNumber }));
+    assert.equal(judged.clientFindings.length, 1);
+    assert.deepEqual(
+      judged.clientFindings[0]!.violations.map((violation) => violation.location),
+      ['body /phone_number/number'],
+    );
+  });
+
+  test('a request with several departures is still one finding, holding each of them', () => {
+    const judged = judgeOf().judge(
+      exchange('POST', '/transactions/mtn', 401, error(401), { credential: null, body: phoneAsNumber }),
+    );
+    assert.equal(judged.clientFindings.length, 1);
+    assert.deepEqual(
+      judged.clientFindings[0]!.violations.map((violation) => violation.location),
+      ['header authorization', 'body /phone_number/number'],
+    );
+  });
+
+  test('a request to a path or method the reference does not define is a finding, not judged', () => {
+    const judged = judgeOf().judge(exchange('POST', '/mtn', 200, {}, { body: { token: 'tok_1' } }));
+    assert.ok(judged.outside);
+    assert.deepEqual(judged.records, []);
+    assert.equal(judged.clientFindings.length, 1);
+    assert.equal(judged.clientFindings[0]!.outside, true);
+    assert.match(judged.clientFindings[0]!.violations[0]!.actual, /^POST \/mtn: /);
+    const wrongMethod = judgeOf().judge(exchange('GET', '/transactions', 405, error(405)));
+    assert.equal(wrongMethod.clientFindings[0]?.outside, true);
+    // Customer creation exists, but the reference does not show it.
+    const customer = judgeOf().judge(exchange('POST', '/customers', 201, { id: 5 }, { body: { email: 'a@b.c' } }));
+    assert.equal(customer.clientFindings[0]?.outside, true);
+  });
+
+  test('a request that is not to the API (no /v1 in its path) is no finding of the client', () => {
+    const judged = judgeOf({ basePath: undefined }).judge({
+      ...exchange('GET', '/x', 200, {}),
+      url: 'http://127.0.0.1:9/static/app.js',
+    });
+    assert.ok(judged.outside);
+    assert.deepEqual(judged.clientFindings, []);
+  });
+});
+
+describe('traffic recorded without its credentials', () => {
+  const credentialRule = (ruleId: string): boolean => ruleId.startsWith('AUTH-');
+
+  test('no credential rule is judged, of the client or of the server: 0 credential findings', () => {
+    const judge = judgeOf({ credentialsRecorded: false });
+    const bodyless = { credential: null } as const;
+    const judged = [
+      judge.judge(exchange('GET', '/balances/1', 401, error(401), bodyless)),
+      judge.judge(exchange('GET', '/currencies/1', 403, error(403), bodyless)),
+      judge.judge(exchange('POST', '/transactions', 401, error(401), { credential: null, body: creation })),
+      judge.judge(exchange('DELETE', '/customers/5', 401, error(401), bodyless)),
+    ];
+    for (const one of judged) {
+      assert.deepEqual(broken(one), [], `${one.traffic.method} ${one.traffic.url}`);
+      assert.ok(!one.records.some((record) => credentialRule(record.rule)), 'no credential rule judged');
+      assert.ok(
+        !one.clientFindings.some((finding) => finding.violations.some((v) => v.location === 'header authorization')),
+        'no credential finding of the client',
+      );
+    }
+    // A 401 to a credential the recording does not show is not judged (skipped, with why), never held.
+    assert.ok(
+      judged[0]!.records.every((record) => record.kind === 'skipped' && /not judged/.test(record.reason ?? '')),
+    );
+  });
+
+  test('recorded with them, a missing header is still the client’s finding and the server’s 401 is held', () => {
+    const judged = judgeOf().judge(exchange('GET', '/balances/1', 401, error(401), { credential: null }));
+    assert.deepEqual(held(judged), ['AUTH-OTHERS-401']);
+    assert.equal(judged.clientFindings[0]?.violations[0]?.location, 'header authorization');
+  });
+});
+
+describe('the input a request was classified by', () => {
+  test('a send outside the target’s own phone number is accept or refuse, and says which input and why', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(4201, 1500), { body: creation }));
+    judge.judge(
+      exchange('POST', '/transactions/4201/token', 200, { token: 'tok_4201', url: 'https://pay.example/tok_4201' }),
+    );
+    const judged = judge.judge(
+      exchange('POST', '/transactions/mtn', 400, error(400), {
+        body: { token: 'tok_4201', phone_number: { number: '+33612345678', country: 'FR' } },
+      }),
+    );
+    assert.equal(judged.input?.class, 'accept-or-refuse');
+    assert.match(judged.input?.what ?? '', /\/phone_number\/number = "\+33612345678"/);
+    assert.match(judged.input?.why ?? '', /target's own value/);
   });
 });
 
