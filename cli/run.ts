@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configErrorLine, loadConfig, loadDotEnv } from '../settings/config.ts';
-import { probeRoundTrip, workersForRoundTrip } from '../settings/round-trip-probe.ts';
+import { probeDistance, workersForRoundTrip } from '../settings/round-trip-probe.ts';
 import { refuseLeakingDiagnostics } from '../settings/debug-guard.ts';
 import { checkVariableNames, printVariableWarnings, variablesCheckedVariable } from '../settings/variable-names.ts';
 import { allureResultsDirOf, prepareOutputDirectory } from '../output/output-directory.ts';
@@ -135,7 +135,7 @@ export function validateRun(flags: Map<string, string | true>, rest: string[], e
 async function chooseWorkers(env: NodeJS.ProcessEnv): Promise<void> {
   const baseUrl = settingText(env, settings.baseUrl);
   if (baseUrl === undefined || settingText(env, settings.workers) !== undefined) return;
-  const medianMs = await probeRoundTrip(baseUrl);
+  const medianMs = await probeDistance(baseUrl);
   const workers = workersForRoundTrip(medianMs);
   if (workers === undefined || medianMs === undefined) return;
   env.COLLECT_CONFORMANCE_AUTO_WORKERS = String(workers);

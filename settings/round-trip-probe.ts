@@ -53,6 +53,37 @@ export async function probeRoundTrip(baseUrl: string, timeoutMs = 3000): Promise
   return [...times].sort((a, b) => a - b)[1];
 }
 
+/**
+ * This machine's own round trip at this moment: a server of this process on loopback, asked the same way. A busy
+ * machine (other jobs of a CI runner, the stages of a gate side by side) is slow to answer even itself, and that
+ * time is no distance: more workers would only make it busier.
+ */
+export async function localRoundTrip(): Promise<number | undefined> {
+  const server = http.createServer((_request, response) => response.writeHead(401).end());
+  try {
+    await new Promise<void>((resolveListen, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(0, '127.0.0.1', resolveListen);
+    });
+    const address = server.address();
+    if (address === null || typeof address === 'string') return undefined;
+    return await probeRoundTrip(`http://127.0.0.1:${address.port}/v1`);
+  } catch {
+    return undefined;
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+/** How far away the target is: its median round trip beyond this machine's own at the same moment (ms). */
+export async function probeDistance(baseUrl: string): Promise<number | undefined> {
+  const target = await probeRoundTrip(baseUrl);
+  if (target === undefined) return undefined;
+  const local = (await localRoundTrip()) ?? 0;
+  return Math.max(0, target - local);
+}
+
 /** The workers for a target at this round trip: farWorkers when it is far, else undefined (the default). */
 export function workersForRoundTrip(medianMs: number | undefined): number | undefined {
   return medianMs !== undefined && medianMs >= farMs ? farWorkers : undefined;

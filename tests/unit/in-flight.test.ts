@@ -17,7 +17,9 @@ import {
 } from '../../http/in-flight.ts';
 import { casesInFlight } from '../../generation/concurrent-cases.ts';
 import { ConfigError, defaultWorkers, workersSetting } from '../../settings/config.ts';
-import { workersForRoundTrip } from '../../settings/round-trip-probe.ts';
+import { probeDistance, workersForRoundTrip } from '../../settings/round-trip-probe.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -175,4 +177,35 @@ test('a far target gets more workers unless PCS_WORKERS says otherwise', () => {
   assert.equal(workersSetting({ COLLECT_CONFORMANCE_AUTO_WORKERS: '4' }), 4);
   assert.equal(workersSetting({ COLLECT_CONFORMANCE_AUTO_WORKERS: '4', PCS_WORKERS: '3' }), 3);
   assert.equal(workersSetting({ COLLECT_CONFORMANCE_AUTO_WORKERS: 'x' }), defaultWorkers);
+});
+
+/** A loopback server that answers 401 after delayMs, as a target that far away would. */
+async function targetAt(delayMs: number): Promise<{ baseUrl: string; close: () => void }> {
+  const server = createServer((_request, response) => setTimeout(() => response.writeHead(401).end(), delayMs));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+test("a target's distance is its round trip beyond this machine's own: 40 ms away is far, loopback is not", async () => {
+  const far = await targetAt(40);
+  const near = await targetAt(0);
+  try {
+    const farMs = await probeDistance(far.baseUrl);
+    assert.ok(farMs !== undefined && farMs >= 30, `40 ms away measured ${farMs} ms`);
+    assert.equal(workersForRoundTrip(farMs), 4);
+    // A server of this machine answering at once is no distance, however slow the machine is at the moment.
+    const nearMs = await probeDistance(near.baseUrl);
+    assert.ok(nearMs !== undefined && nearMs < 30, `loopback measured ${nearMs} ms`);
+    assert.equal(await probeDistance('http://127.0.0.1:9/v1'), undefined, 'nothing listening: not measured');
+  } finally {
+    far.close();
+    near.close();
+  }
 });
