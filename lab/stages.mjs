@@ -14,6 +14,9 @@
  * other. Plain JavaScript, so that it starts without a loader.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** A stage: its name, the command line (run by the shell, from the checkout). */
 const stage = (name, command) => ({ name, command });
@@ -67,18 +70,43 @@ const heartbeat = setInterval(() => {
   process.stdout.write(`stages: ${seconds(started)} s: running ${list}\n`);
 }, 60_000);
 
+/**
+ * The processor time a stage's processes took (user + system, of every process it waited for), from bash's `times`
+ * written to a file of its own: on two cores the wall time of stages side by side says little of what each costs.
+ */
+function cpuSeconds(file) {
+  try {
+    const children = readFileSync(file, 'utf8').trim().split('\n')[1] ?? '';
+    const parts = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((match) => Number(match[1]) * 60 + Number(match[2]));
+    return parts.length === 2 ? parts[0] + parts[1] : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+let stageCount = 0;
+
 function runStage({ name: title, command }) {
   const from = Date.now();
   running.set(title, from);
+  const timesFile = join(tmpdir(), `stages-${process.pid}-${stageCount++}.times`);
   return new Promise((done) => {
     const out = [];
-    const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const counted = `( ${command} ); status=$?; times > '${timesFile}'; exit $status`;
+    const child = spawn('bash', ['-c', counted], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
     child.stdout.on('data', (chunk) => out.push(chunk));
     child.stderr.on('data', (chunk) => out.push(chunk));
     child.on('close', (code, signal) => {
       running.delete(title);
       const text = Buffer.concat(out).toString('utf8');
-      const result = { title, seconds: (Date.now() - from) / 1000, code: code ?? (signal ? `signal ${signal}` : 1) };
+      const result = {
+        title,
+        seconds: (Date.now() - from) / 1000,
+        cpu: cpuSeconds(timesFile),
+        code: code ?? (signal ? `signal ${signal}` : 1),
+      };
       results.push(result);
       process.stdout.write(
         `\n===== ${title}: ${result.code === 0 ? 'passed' : `FAILED (exit ${result.code})`} in ` +
@@ -107,11 +135,14 @@ process.stdout.write(`\nstages of ${name}, in the order they ended:\n`);
 for (const result of results)
   process.stdout.write(
     `  ${result.title.padEnd(width)}  ${result.seconds.toFixed(1).padStart(7)} s  ` +
+      `${result.cpu === undefined ? '' : `(${result.cpu.toFixed(0).padStart(4)} s of processor)  `}` +
       `${result.code === 0 ? 'passed' : `FAILED (exit ${result.code})`}\n`,
   );
 const failed = results.filter((result) => result.code !== 0);
+const cpuTotal = results.reduce((sum, result) => sum + (result.cpu ?? 0), 0);
 process.stdout.write(
   `  ${'wall time'.padEnd(width)}  ${seconds(started).padStart(7)} s  ` +
+    `(${cpuTotal.toFixed(0).padStart(4)} s of processor)  ` +
     `${failed.length === 0 ? 'every stage passed' : `${failed.length} stage(s) failed`}\n`,
 );
 if (process.exitCode === undefined) process.exitCode = failed.length === 0 ? 0 : 1;
