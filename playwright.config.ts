@@ -12,7 +12,8 @@ import { allureResultsDirOf, outputRootOf, prepareOutputDirectory } from './outp
 import { readSetting } from './settings/read-setting.ts';
 import { settings } from './settings/settings.ts';
 import { handleTerminationGracefully } from './run/termination.ts';
-import { allureCategories, environmentInfo } from './reporters/allure-environment.ts';
+import { allureCategories } from './reporters/allure-categories.ts';
+import { environmentInfo } from './reporters/allure-environment.ts';
 
 loadDotEnv();
 

@@ -117,7 +117,6 @@ export class RequestAbandoned extends Error {
   override name = 'RequestAbandoned';
 }
 
-export const defaultRetries = settings.retries.default;
 export const markerFileName = 'target-unavailable.txt';
 const unreachableTag = '(unreachable)';
 
