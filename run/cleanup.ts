@@ -73,7 +73,7 @@ export async function deleteLeftoverCustomers(
         },
         // Cleanup must not mark the run as "target unavailable": its failures are reported on their own;
         // it records its deletions itself.
-        { ...settings, markerFile: null, ledger: null },
+        { ...settings, markerFile: null, unreachableFile: null, ledger: null },
       );
       result.deletions.push({ id, status: response.status });
       if (response.status >= 200 && response.status < 300) {

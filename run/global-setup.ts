@@ -38,7 +38,7 @@ import { registerSecret } from '../settings/secrets.ts';
 import { propertySettings } from '../generation/property-settings.ts';
 import { shrinkLedgerPath } from '../generation/shrink-budget.ts';
 import { knownBrokenPath } from '../judgment/known-broken.ts';
-import { markerFilePath, transportSettings, transportVariables } from '../http/transport.ts';
+import { markerFilePath, transportSettings, transportVariables, unreachableFilePath } from '../http/transport.ts';
 import { coordinatorVariable, startRateCoordinator, type RateCoordinator } from '../http/rate-coordinator.ts';
 
 export const configErrorExitCode = 2;
@@ -85,6 +85,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   }
   // A marker left by an earlier run in the same output directory must not count for this one.
   rmSync(markerFilePath(), { force: true });
+  rmSync(unreachableFilePath(), { force: true });
   // So are the shrinks an earlier run recorded (generation/shrink-budget.ts).
   rmSync(shrinkLedgerPath(), { force: true });
   rmSync(knownBrokenPath(), { force: true });
@@ -162,7 +163,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
             ],
           },
           // A read that fails here says nothing of the target's availability: the preflight above decided that.
-          { ...settings, markerFile: null },
+          { ...settings, markerFile: null, unreachableFile: null },
         )
       : [];
   writeSuspects(outputRootOf(), suite.runId, suspects);

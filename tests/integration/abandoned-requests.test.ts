@@ -138,6 +138,7 @@ describe('requests the suite abandons', () => {
       backoffMs: 1,
       maxBackoffMs: 2,
       markerFile,
+      unreachableFile: join(scratch, 'policy-unreachable.json'),
       ledger: null,
     };
     let attempts = 0;
