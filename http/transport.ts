@@ -119,7 +119,7 @@ export class RequestAbandoned extends Error {
   override name = 'RequestAbandoned';
 }
 
-/** The marker for people: one line per "target unavailable" or "rate limited" outcome (the CLI exits 3 when it exists). */
+/** The marker for people: a line per "target unavailable" or "rate limited" outcome (the CLI exits 3 if it exists). */
 export const markerFileName = 'target-unavailable.txt';
 /**
  * The run's finding that the target is unreachable, as data (the marker above is text for people): a JSON
@@ -140,21 +140,21 @@ export interface UnreachableFinding {
 
 type Env = Record<string, string | undefined>;
 
-export function markerFilePath(env: Env = process.env): string {
+export function markerFilePath(env: Env): string {
   return resolve(outputRootOf(env), markerFileName);
 }
 
-export function unreachableFilePath(env: Env = process.env): string {
+export function unreachableFilePath(env: Env): string {
   return resolve(outputRootOf(env), unreachableFileName);
 }
 
 /** PCS_RETRIES and PCS_MAX_RPS (PCS_TIMEOUT_MS is parsed by config.ts); a wrong value is a ConfigError. */
-export function transportVariables(env: Env = process.env): { retries: number; maxRps: number | null } {
+export function transportVariables(env: Env): { retries: number; maxRps: number | null } {
   return { retries: readSetting(env, settings.retries), maxRps: readSetting(env, settings.maxRps) };
 }
 
 /** The settings of a worker: PCS_MAX_RPS is a budget for the whole run, shared by the workers global setup counted. */
-export function transportSettings(timeoutMs: number, env: Env = process.env): TransportSettings {
+export function transportSettings(timeoutMs: number, env: Env): TransportSettings {
   const { retries, maxRps } = transportVariables(env);
   const workers = Math.max(1, Number(env.COLLECT_CONFORMANCE_WORKER_COUNT) || 1);
   return {
