@@ -153,7 +153,7 @@ describe('failure categories, from the records', () => {
     assert.equal(categoryOf(undecidedRecord('suite-error')).id, 'suite-error');
   });
 
-  test('Allure files each failure where its records put it: the reporters write the category, Allure matches it', () => {
+  test('Allure files each failure where its records put it: the reporters write its category, Allure matches', () => {
     const records = [
       broken('CUSTOMER-DELETE-404', [{ location: 'status', expected: '404', actual: '200' }]),
       broken('TXN-CREATE-ECHO', [{ location: 'body /amount', expected: '100', actual: '101' }]),
