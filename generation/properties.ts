@@ -22,8 +22,10 @@ import { addCost, peekCost, takeCosts } from '../http/request-costs.ts';
 import { operation, type OperationId } from '../contract/operations.ts';
 import { redact } from '../settings/secrets.ts';
 import { outputRootOf } from '../output/output-directory.ts';
-import { assertedJudgements, judgeAnswer } from '../judgment/registry.ts';
+import { assertedJudgements, judgeAnswer, judgeHistory } from '../judgment/registry.ts';
 import type { Expectation } from '../judgment/expectations.ts';
+import type { Asked, History } from '../judgment/history.ts';
+import { rule } from '../contract/rules.ts';
 
 // The settings are read in their own light module: the command checks them before Playwright starts.
 export { propertySettings, defaultRuns, defaultBudgetMs, type PropertySettings } from './property-settings.ts';
@@ -117,6 +119,23 @@ export function holdsAnswer(
     if (judgement.precondition) needs(judgement.rule, exchange, judgement.violations);
     else holds(judgement.rule, exchange, judgement.violations, judgement.lenient);
   }
+}
+
+/**
+ * Judges an answer by what the case's earlier exchanges gave out (the registry's history checks, the same the judge
+ * of traffic applies), then adds it to the history, for the exchanges after it. The rules of the property's kind
+ * are asserted; the others are left to the tests of their kind. Returns the rules judged (a history that held
+ * nothing to judge the answer by judges none).
+ */
+export function holdsHistory(exchange: Exchange, asked: Asked, history: History): string[] {
+  const kind = currentSink()?.kind;
+  const judged: string[] = [];
+  for (const judgement of judgeHistory(exchange, asked, history)) {
+    judged.push(judgement.rule);
+    if (kind === undefined || rule(judgement.rule).kind === kind) holds(judgement.rule, exchange, judgement.violations);
+  }
+  history.learn(exchange, asked);
+  return judged;
 }
 
 /** Judges a step the case needs (creating the transaction it then sends): every rule it breaks is a precondition. */

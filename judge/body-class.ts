@@ -118,6 +118,20 @@ export function classifyBody(
   return classified;
 }
 
+/**
+ * The body as the classifier reads it, without classifying it (an exchange learnt from but not judged): JSON, else
+ * what the first mainstream parser that reads it beyond RFC 8259 reads; an empty body as an empty object; undefined
+ * for text no parser reads.
+ */
+export function readBody(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return {};
+  try {
+    return parseJson(text);
+  } catch {
+    return dialectReadings(text)[0]?.value;
+  }
+}
+
 const excerpt = (text: string): string => JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 
 /** Text some mainstream parser reads beyond RFC 8259: open, read as each such parser reads it; else malformed. */

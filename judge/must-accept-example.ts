@@ -58,7 +58,10 @@ export function mustAcceptRequest(operation: OperationId, values: TargetOwnValue
         'target’s own phone number (PCS_PHONE_NUMBER, PCS_PHONE_COUNTRY)'
       );
     case 'getPaymentLink':
-      return `${request} with the key of the account that created the transaction (the traffic showed it), before it was sent`;
+      return (
+        `${request} with the key of the account that created the transaction (the traffic showed it), ` +
+        'before it was sent'
+      );
     case 'deleteCustomer':
       return (
         `${request} with the key of the account that created the customer (the traffic showed it), not deleted ` +

@@ -19,6 +19,10 @@
  * on its status only. What a request was is an Expectation (judgment/expectations.ts).
  * How answers are read (--strict, the clock tolerance) is given to every judgment as a value.
  *
+ * Rules across exchanges are history checks (judgeHistory): a check that needs history is handed what earlier
+ * exchanges gave out (judgment/history.ts) and the request as history reads it, as Schemathesis hands its stateful
+ * checks a context; the suite's stateful tests and the judge of traffic each feed a History and apply the same ones.
+ *
  * The checks themselves are declared in the modules of their rules' families
  * (judgment/rules/): the check, the operations it is registered for and the words of its
  * violations in one place.
@@ -38,8 +42,9 @@ import {
 import { judgeInput } from './outcome.ts';
 import type { AnswerContext, Expectation } from './expectations.ts';
 import type { AnswerSettings } from './answer-settings.ts';
-import type { RegisteredCheck } from './rules/define.ts';
-import { registeredChecks } from './rules/index.ts';
+import type { Asked, History } from './history.ts';
+import type { HistoryCheck, RegisteredCheck } from './rules/define.ts';
+import { historyChecks, registeredChecks } from './rules/index.ts';
 import { documentedOperations } from './rules/shape.ts';
 
 /** One rule's verdict on one exchange: no violations means the rule holds. */
@@ -65,6 +70,32 @@ let registry: RegisteredCheck[] | undefined;
 export function checksOf(id: OperationId): Array<Pick<RegisteredCheck, 'rule' | 'check'>> {
   registry ??= registeredChecks();
   return registry.filter((entry) => entry.operations.includes(id));
+}
+
+let historyRegistry: HistoryCheck[] | undefined;
+
+/** The history checks of an operation (rules across exchanges). */
+export function historyChecksOf(id: OperationId): Array<Pick<HistoryCheck, 'rule' | 'check' | 'statusOnly'>> {
+  historyRegistry ??= historyChecks();
+  return historyRegistry.filter((entry) => entry.operations.includes(id));
+}
+
+/**
+ * Judges an answer by what earlier exchanges gave out: every history check of its operation that history holds
+ * something to judge it by, one judgement per rule (checks of the same rule merged). Called before the exchange is
+ * learnt (History.learn). An answer whose body was not kept whole is judged only by the checks of its status.
+ */
+export function judgeHistory(exchange: Exchange, asked: Asked, history: History): Judgement[] {
+  const merged = new Map<string, Judgement>();
+  for (const entry of historyChecksOf(exchange.operation)) {
+    if (asked.incomplete && !entry.statusOnly) continue;
+    const violations = entry.check(exchange, asked, history);
+    if (violations === undefined) continue;
+    const same = merged.get(entry.rule);
+    if (same) same.violations.push(...violations);
+    else merged.set(entry.rule, { rule: entry.rule, violations: [...violations] });
+  }
+  return [...merged.values()];
 }
 
 /** Every rule id the registry judges, by operation (for the rules hub and its link test). */

@@ -68,7 +68,8 @@ function stableValues(examples: readonly Example[]): Map<string, string> {
         const prefix = /^[a-z]+_/.exec(value)?.[0] ?? '';
         replacements.set(value, `${prefix}${hex(value.length - prefix.length)}`);
       } else if (key === 'token' && /^\d+$/.test(value))
-        replacements.set(value, '4821097365104'.padEnd(value.length, '7').slice(0, value.length));
+        // One fixed token whatever the length the mock drew (its tokens have no fixed number of digits).
+        replacements.set(value, '4821097365104');
     }
   };
   for (const example of examples) visit(example.answer, undefined);

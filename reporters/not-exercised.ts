@@ -51,7 +51,10 @@ export function notExercisedReason(
         `${notOwedBecause(seen)}${lookLike}`
       );
     }
-    return `${owed} request(s) owed acceptance came, but none was judged by it (answered otherwise, or not the input it judges)`;
+    return (
+      `${owed} request(s) owed acceptance came, but none was judged by it ` +
+      '(answered otherwise, or not the input it judges)'
+    );
   }
   if (rule.input?.class === 'must-refuse')
     return 'only a request owed a refusal of its kind exercises it, and none came';
@@ -86,7 +89,8 @@ export function notExercisedSection(
         '',
         '### Why not exercised',
         '',
-        'Each rule the traffic never exercised, with why (`collect-conformance rules --show RULE` says what exercises ' +
+        'Each rule the traffic never exercised, with why ' +
+          '(`collect-conformance rules --show RULE` says what exercises ' +
           'a rule):',
         '',
         ...lines,

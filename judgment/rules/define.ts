@@ -11,6 +11,7 @@ import type { Exchange } from '../../http/exchange.ts';
 import type { AnswerSettings } from '../answer-settings.ts';
 import type { Violation } from '../checks.ts';
 import type { AnswerContext } from '../expectations.ts';
+import type { Asked, History } from '../history.ts';
 
 /** An answer that passed, in the default reading, with what --strict would refuse in it. */
 export interface Passed {
@@ -43,4 +44,30 @@ export function registered(
   if (foreign.length > 0)
     throw new Error(`check of ${ruleId} registered for ${foreign.join(', ')}, which the rule does not concern`);
   return { rule: ruleId, operations, check };
+}
+
+/**
+ * A check that needs history: what earlier exchanges gave out (ids, tokens, deletions, accounts), as a History the
+ * caller fed (judgment/history.ts), and the request as history reads it (whose, naming what, sending what). It is
+ * applied to every answer of its operations, before the exchange is learnt: the suite's stateful tests and the judge
+ * of traffic apply the same one (judgment/registry.ts, `judgeHistory`).
+ */
+export interface HistoryCheck {
+  rule: string;
+  operations: readonly OperationId[];
+  /** The violations of the answer given what history showed; undefined when history holds nothing to judge it by. */
+  check(exchange: Exchange, asked: Asked, history: History): Violation[] | undefined;
+  /** It reads the status alone: applied also to an answer whose body was not kept whole. */
+  statusOnly?: boolean;
+}
+
+/** Declares a rule's history check, under the same conditions as `registered`. */
+export function registeredWithHistory(
+  ruleId: string,
+  operations: readonly OperationId[],
+  check: HistoryCheck['check'],
+  options: { statusOnly?: boolean } = {},
+): HistoryCheck {
+  const { rule: checked } = registered(ruleId, operations, () => undefined);
+  return { rule: checked, operations, check, ...(options.statusOnly ? { statusOnly: true } : {}) };
 }

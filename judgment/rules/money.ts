@@ -13,6 +13,8 @@ import { operation } from '../../contract/operations.ts';
 import type { Exchange } from '../../http/exchange.ts';
 import { isClientError, isSuccess, type Violation } from '../checks.ts';
 import type { ClassifiedInput } from '../input-class.ts';
+import { bodyDigest, type Asked, type History } from '../history.ts';
+import { registeredWithHistory, type HistoryCheck } from './define.ts';
 
 /** The pointer of the creation body's amount of money (the operations table's exactAmount role). */
 export const amountPointer = operation('createTransaction').rules?.exactAmount?.pointer ?? '/amount';
@@ -73,3 +75,20 @@ export function notGivenAmountViolations(
     },
   ];
 }
+
+/**
+ * TXN-CREATE-AMOUNT-EXACT for an amount read as "not given" (null, an array, an object), against what history showed
+ * of the same account's creation of the same body without an amount, when it showed one first.
+ */
+function amountNotGiven(exchange: Exchange, asked: Asked, history: History): Violation[] | undefined {
+  if (asked.key !== 'valid' && asked.key !== 'unknown') return undefined;
+  const value = valueAtPointer(asked.sent, amountPointer);
+  const field = asked.fields?.find((candidate) => candidate.subject === amountPointer);
+  if (field === undefined || !owesAnswerWithoutAmount(field, value) || !isSuccess(exchange.status)) return undefined;
+  const twin = history.withoutAmount.get(bodyDigest(asked.account, withoutAmount(asked.sent)));
+  return twin === undefined ? undefined : notGivenAmountViolations(exchange, twin, field.what);
+}
+
+export const moneyHistoryChecks = (): HistoryCheck[] => [
+  registeredWithHistory('TXN-CREATE-AMOUNT-EXACT', ['createTransaction'], amountNotGiven),
+];

@@ -1,13 +1,15 @@
 /**
  * What a payment link owes beyond its shape: its token as a JSON string (LINK-TOKEN-STRING, whatever
  * the send shape types it as), its url as an absolute URL (LINK-URL-ABSOLUTE), and, where the url
- * visibly carries a token, its own transaction's (LINK-TOKEN-OWN: checked by whoever knows the other
- * transactions' tokens, a stateful sequence of the suite or the judge of traffic).
+ * visibly carries a token, its own transaction's, its token no other transaction's, and a send with it pays its
+ * transaction (LINK-TOKEN-OWN: a history check, applied by whoever knows the other transactions' tokens, the suite's
+ * stateful tests and the judge of traffic).
  */
 import { describeValue, jsonType, valueAtPointer } from '../../contract/json-pointer.ts';
 import type { Exchange } from '../../http/exchange.ts';
-import type { Violation } from '../checks.ts';
-import { registered, type RegisteredCheck } from './define.ts';
+import { isSuccess, type Violation } from '../checks.ts';
+import type { Asked, History } from '../history.ts';
+import { registered, registeredWithHistory, type HistoryCheck, type RegisteredCheck } from './define.ts';
 
 /**
  * The value at a JSON pointer is an absolute URL: a scheme followed by what a URL parser
@@ -86,3 +88,60 @@ export function urlCarriesOwnToken(
   }
   return [];
 }
+
+/** LINK-TOKEN-OWN on a link: its token is none an earlier link gave another transaction, nor does its url carry one. */
+function linkTokenIsOwn(exchange: Exchange, asked: Asked, history: History): Violation[] | undefined {
+  if (asked.key !== 'valid' || !isSuccess(exchange.status)) return undefined;
+  const { token, url } = (exchange.json ?? {}) as { token?: unknown; url?: unknown };
+  if (typeof token !== 'string') return undefined;
+  const transaction = asked.id ?? '';
+  const earlier = history.tokens.get(token);
+  const violations: Violation[] =
+    earlier !== undefined && earlier.transactionId !== transaction
+      ? [
+          {
+            location: 'body /token',
+            expected: `a token of its own (transaction ${transaction})`,
+            actual: `${describeValue(token)}, also the token of transaction ${earlier.transactionId}`,
+          },
+        ]
+      : [];
+  const others = typeof url === 'string' ? history.tokensIn(url) : [];
+  violations.push(
+    ...urlCarriesOwnToken(
+      { transaction, token, url },
+      others.map((other) => ({ transaction: other.transactionId, token: other.token })),
+    ),
+  );
+  return violations;
+}
+
+/**
+ * LINK-TOKEN-OWN on a send: a token history gave one transaction pays that one, not another: no intent carries the
+ * amount of another transaction history knows instead of its own (any other amount is SEND-AMOUNT-MATCHES's).
+ */
+function sendPaysTokensTransaction(exchange: Exchange, asked: Asked, history: History): Violation[] | undefined {
+  if (asked.key !== 'valid' || !isSuccess(exchange.status) || !Array.isArray(exchange.json)) return undefined;
+  const token = history.tokenFor(valueAtPointer(asked.sent, '/token'));
+  if (token === undefined || token.account !== asked.account) return undefined;
+  const own = history.transactions.get(token.transactionId)?.amount;
+  if (own === undefined) return undefined;
+  return exchange.json.flatMap((intent: unknown, position): Violation[] => {
+    const amount = (intent as { amount?: unknown } | null)?.amount;
+    if (JSON.stringify(amount) === JSON.stringify(own)) return [];
+    const other = typeof amount === 'number' ? history.amounts.get(amount) : undefined;
+    if (other === undefined || other === token.transactionId) return [];
+    return [
+      {
+        location: `body /${position}/amount`,
+        expected: `${own} (the token was issued for transaction ${token.transactionId})`,
+        actual: `${describeValue(amount)}, the amount of transaction ${other}`,
+      },
+    ];
+  });
+}
+
+export const paymentLinkHistoryChecks = (): HistoryCheck[] => [
+  registeredWithHistory('LINK-TOKEN-OWN', ['getPaymentLink'], linkTokenIsOwn),
+  registeredWithHistory('LINK-TOKEN-OWN', ['sendTransaction'], sendPaysTokensTransaction),
+];

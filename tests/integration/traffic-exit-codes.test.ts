@@ -292,7 +292,9 @@ describe('judge', { concurrency: 4 }, () => {
     assert.match(sampled.stdout, /incomplete: 1 skipped on purpose: 1 \(left out by --sample\)/);
   });
 
-  test('1 by --fail-on-client alone: a recording without credentials whose one departure is outside the reference', async () => {
+  const outsideTitle =
+    '1 by --fail-on-client alone: a recording without credentials whose one departure is outside the reference';
+  test(outsideTitle, async () => {
     // Exported as browsers do, without the Authorization headers: no credential rule is judged, on either side.
     const stripped = [
       ...conforming,

@@ -5,7 +5,9 @@ import { parseJsonBody, type Exchange } from '../../http/exchange.ts';
 import {
   assertedJudgements,
   checksOf,
+  historyChecksOf,
   judgeAnswer,
+  judgeHistory,
   registeredRules,
   wasJudged,
   type Judgement,
@@ -27,6 +29,8 @@ import { isRuleId, rule } from '../../contract/rules.ts';
 import { classifyField } from '../../judgment/input-class.ts';
 import { bodyAsRead } from '../../judgment/accepted-input.ts';
 import { defaultAnswerSettings } from '../../judgment/answer-settings.ts';
+import { bySuite, History } from '../../judgment/history.ts';
+import { registeredWithHistory } from '../../judgment/rules/define.ts';
 
 /** The default reading: no --strict, the default clock tolerance. */
 const judge = (answer: Exchange, expectation: Expectation): Judgement[] =>
@@ -294,4 +298,53 @@ test('judging marks the exchange, so that the API client can tell a test that le
   assert.equal(wasJudged(answer), false);
   judge(answer, notServerError('UNKNOWN-ID-NOT-5XX'));
   assert.equal(wasJudged(answer), true);
+});
+
+test('history checks: an answer is judged by what earlier exchanges gave out, and by nothing history lacks', () => {
+  const history = new History();
+  history.learn(exchange('createTransaction', 201, transaction({ id: 7 })), bySuite({ sent }));
+  history.learn(exchange('createTransaction', 201, transaction({ id: 8 })), bySuite({ sent }));
+  const link = exchange('getPaymentLink', 200, { token: 'tok-of-seven', url: 'https://pay.example/tok-of-seven' });
+  // Nothing history gave out is in the answer: the rules across exchanges hold.
+  assert.deepEqual(
+    judgeHistory(link, bySuite({ id: 7 }), history).map((judgement) => [judgement.rule, judgement.violations.length]),
+    [['LINK-TOKEN-OWN', 0]],
+  );
+  history.learn(link, bySuite({ id: 7 }));
+  // Transaction 8 given the same token, or a url carrying transaction 7's.
+  const shared = exchange('getPaymentLink', 200, { token: 'tok-of-seven', url: 'https://pay.example/x' });
+  const [token] = judgeHistory(shared, bySuite({ id: 8 }), history);
+  assert.deepEqual(
+    [token?.rule, token?.violations.map((violation) => violation.location)],
+    ['LINK-TOKEN-OWN', ['body /token']],
+  );
+  const crossed = exchange('getPaymentLink', 200, { token: 'tok-of-eight', url: 'https://pay.example/tok-of-seven' });
+  const [url] = judgeHistory(crossed, bySuite({ id: 8 }), history);
+  assert.deepEqual(
+    url?.violations.map((violation) => violation.location),
+    ['body /url'],
+  );
+  // A creation given an id history saw: TXN-ID-UNIQUE; a body not kept whole is judged by its status only.
+  const again = exchange('createTransaction', 201, transaction({ id: 8 }));
+  assert.deepEqual(failing(judgeHistory(again, bySuite({ sent }), history)), ['TXN-ID-UNIQUE']);
+  assert.deepEqual(judgeHistory(again, { ...bySuite({ sent }), incomplete: true }, history), []);
+  // A customer history saw deleted by its owner owes 404, even when only the status was kept.
+  history.learn(exchange('createCustomer', 201, { id: 9 }), bySuite());
+  history.learn(exchange('deleteCustomer', 204, undefined), bySuite({ id: 9 }));
+  const deleted = exchange('deleteCustomer', 204, undefined);
+  assert.deepEqual(failing(judgeHistory(deleted, { ...bySuite({ id: 9 }), incomplete: true }, history)), [
+    'CUSTOMER-DELETE-GONE',
+  ]);
+  // Requests history never saw, or refused for their credential, are not judged by it.
+  assert.deepEqual(judgeHistory(deleted, bySuite({ id: 10 }), history), []);
+  assert.deepEqual(judgeHistory(again, { ...bySuite({ sent }), key: 'refused' }, history), []);
+});
+
+test('a history check is declared for operations its rule concerns', () => {
+  assert.throws(
+    () => registeredWithHistory('TXN-ID-UNIQUE', ['deleteCustomer'], () => []),
+    /registered for deleteCustomer/,
+  );
+  for (const id of operations.map((entry) => entry.id))
+    for (const entry of historyChecksOf(id)) assert.ok(rule(entry.rule).operations.includes(id), entry.rule);
 });

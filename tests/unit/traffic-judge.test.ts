@@ -140,6 +140,32 @@ describe('the traffic judge', () => {
     }
   });
 
+  test('a send in JSON a lenient parser reads is learnt as sent, as judged: its token sent again is open', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    judge.judge(exchange('POST', '/transactions/1000/token', 200, { token: 't-lenient', url: 'https://p.example/x' }));
+    const raw = '{/* note */"token":"t-lenient"}';
+    const sent = judge.judge(exchange('POST', '/transactions/mtn', 200, [intent(1000, 1500)], { raw }));
+    assert.deepEqual(broken(sent), []);
+    assert.equal(judge.history.tokens.get('t-lenient')?.sent, true);
+    // Sent once, its token may be refused the second time (the reference says nothing of sending a token twice).
+    const again = judge.judge(exchange('POST', '/transactions/mtn', 400, error(400), { body: { token: 't-lenient' } }));
+    assert.deepEqual(broken(again), []);
+  });
+
+  test('a token that pays another transaction of the traffic breaks LINK-TOKEN-OWN on the send', () => {
+    const judge = judgeOf();
+    judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
+    judge.judge(
+      exchange('POST', '/transactions', 201, transaction(1001, 2500), { body: { ...creation, amount: 2500 } }),
+    );
+    judge.judge(exchange('POST', '/transactions/1000/token', 200, { token: 't-1000', url: 'https://p.example/x' }));
+    const sent = judge.judge(
+      exchange('POST', '/transactions/mtn', 200, [intent(1001, 2500)], { body: { token: 't-1000' } }),
+    );
+    assert.deepEqual(broken(sent), ['LINK-TOKEN-OWN', 'SEND-2XX', 'SEND-AMOUNT-MATCHES']);
+  });
+
   test('a creation answered with another amount breaks the echo', () => {
     const judged = judgeOf().judge(exchange('POST', '/transactions', 201, transaction(1000, 1499), { body: creation }));
     assert.ok(broken(judged).length > 0);
@@ -224,6 +250,25 @@ describe('the traffic judge', () => {
     assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/8/token', 200, link))), ['LINK-TOKEN-OWN']);
   });
 
+  test('a 64-bit id is compared by its digits: given out twice, it breaks TXN-ID-UNIQUE naming them', () => {
+    const judge = judgeOf();
+    const wide = '9200000000000000731';
+    const answer = JSON.stringify(transaction(1, 1500)).replace('"id":1,', `"id":${wide},`);
+    const created = () =>
+      judge.judge(
+        exchange('POST', '/transactions', 201, undefined, { body: creation, extra: { responseBody: answer } }),
+      );
+    assert.deepEqual(broken(created()), []);
+    const again = created();
+    assert.deepEqual(broken(again), ['TXN-ID-UNIQUE']);
+    const violation = again.records.find((record) => record.rule === 'TXN-ID-UNIQUE')?.violations[0];
+    assert.match(violation?.actual ?? '', new RegExp(`^${wide},`));
+    // Its link, asked by the same digits, is a link of a transaction the traffic showed: owed acceptance.
+    assert.deepEqual(broken(judge.judge(exchange('POST', `/transactions/${wide}/token`, 404, error(404)))), [
+      'LINK-2XX',
+    ]);
+  });
+
   test('ids are compared within one recording: a server restarted between two HAR files may reuse them', () => {
     const judge = judgeOf();
     const fromFile = (file: string) => ({
@@ -235,6 +280,25 @@ describe('the traffic judge', () => {
       broken(judge.judge(exchange('POST', '/transactions', 201, transaction(7, 1500), fromFile('tuesday.har')))),
       [],
     );
+  });
+
+  test('a transaction whose customer was deleted since may be refused its link and its send, never a 5xx', () => {
+    const judge = judgeOf();
+    const customer = { email: 'c@example.com' };
+    judge.judge(exchange('POST', '/customers', 201, { id: 300, ...customer }, { body: customer }));
+    const byId = { ...creation, customer: { id: 300 } };
+    judge.judge(exchange('POST', '/transactions', 201, { ...transaction(30, 1500), customer_id: 300 }, { body: byId }));
+    judge.judge(exchange('POST', '/transactions', 201, { ...transaction(31, 1500), customer_id: 300 }, { body: byId }));
+    judge.judge(exchange('POST', '/transactions/31/token', 200, { token: 't-31', url: 'https://p.example/x' }));
+    judge.judge(exchange('DELETE', '/customers/300', 204, undefined));
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/30/token', 404, error(404)))), []);
+    assert.deepEqual(broken(judge.judge(exchange('POST', '/transactions/30/token', 500, error(500)))), [
+      'CUSTOMER-REFERENCE-NOT-5XX',
+    ]);
+    const send = (status: number) =>
+      judge.judge(exchange('POST', '/transactions/mtn', status, error(status), { body: { token: 't-31' } }));
+    assert.deepEqual(broken(send(409)), []);
+    assert.deepEqual(broken(send(500)), ['CUSTOMER-REFERENCE-NOT-5XX']);
   });
 
   test('a customer only named by a transaction may be gone: deleting it may answer 404', () => {
@@ -273,6 +337,9 @@ describe('the traffic judge', () => {
       'no creation without an amount shown yet: nothing to compare',
     );
     const { amount: _amount, ...withoutAmount } = body(undefined);
+    // Refused for its credential, a body without an amount shows nothing of how the target reads the body.
+    judge.judge(exchange('POST', '/transactions', 401, error(401), { body: withoutAmount, credential: null }));
+    assert.deepEqual(broken(judge.judge(accepted(20))), []);
     judge.judge(exchange('POST', '/transactions', 400, error(400), { body: withoutAmount }));
     assert.deepEqual(broken(judge.judge(accepted(3))), ['TXN-CREATE-AMOUNT-EXACT']);
     assert.deepEqual(broken(judge.judge(accepted(4))).length, 1);

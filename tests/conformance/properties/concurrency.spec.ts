@@ -5,6 +5,10 @@
  * own, and each token pays the transaction it was issued for. One request at a time never
  * shows an id or token handed out twice, or a record lost to a race.
  *
+ * What an identifier means across exchanges is judged by the registry's history checks (TXN-ID-UNIQUE,
+ * LINK-TOKEN-OWN), the same the stateful sequences and the judge of traffic apply: each answer of a burst
+ * against the history of the burst's answers that arrived before it.
+ *
  * Requests of a burst go out together on the keep-alive client (up to 16 sockets per worker),
  * still under the transport's rate limit (PCS_MAX_RPS). Amounts within a burst differ, so that
  * the intents of a send tell which transaction the token paid.
@@ -12,11 +16,11 @@
 import fc from 'fast-check';
 import { test, requireWrites } from '../../../suite/fixtures.ts';
 import { covers } from '../../../judgment/covers.ts';
-import type { Violation } from '../../../judgment/checks.ts';
 import { accepted, noting } from '../../../judgment/expectations.ts';
+import { bySuite, History } from '../../../judgment/history.ts';
 import { acceptedTransactionBody } from '../../../generation/arbitraries.ts';
-import { holds, holdsAnswer, needsAnswer, runProperty } from '../../../generation/properties.ts';
-import { describeValue, valueAtPointer } from '../../../contract/json-pointer.ts';
+import { holdsAnswer, holdsHistory, needsAnswer, runProperty } from '../../../generation/properties.ts';
+import { valueAtPointer } from '../../../contract/json-pointer.ts';
 import { exactText } from '../../../contract/big-integers.ts';
 import type { FastClient } from '../../../http/fast-client.ts';
 import type { Exchange } from '../../../http/exchange.ts';
@@ -47,20 +51,13 @@ async function createAll(client: FastClient, bodies: CreateTransactionBody[]): P
   });
 }
 
-/** The first value that two entries share, with both entries. */
-function firstDuplicate<T>(entries: T[], key: (entry: T) => unknown): [T, T] | undefined {
-  const seen = new Map<string, T>();
-  for (const entry of entries) {
-    const value = JSON.stringify(exactText(key(entry) as string | number));
-    const earlier = seen.get(value);
-    if (earlier !== undefined) return [earlier, entry];
-    seen.set(value, entry);
-  }
-  return undefined;
+/** Exchanges in the order their answers arrived (the order of the array where two arrived in the same ms). */
+function inArrivalOrder<T>(entries: T[], exchangeOf: (entry: T) => Exchange): T[] {
+  return entries
+    .map((entry, index) => ({ entry, index, at: exchangeOf(entry).receivedAt ?? 0 }))
+    .sort((a, b) => a.at - b.at || a.index - b.index)
+    .map(({ entry }) => entry);
 }
-
-/** Tokens long enough that finding one inside a url is no accident. */
-const visible = (token: unknown): token is string => typeof token === 'string' && token.length >= 6;
 
 test.describe('properties: concurrency', () => {
   test(
@@ -75,19 +72,9 @@ test.describe('properties: concurrency', () => {
         arbitrary: burst(target),
         async predicate(bodies, client) {
           const created = await createAll(client, bodies);
-          const duplicate = firstDuplicate(created, (entry) => entry.id);
-          if (duplicate) {
-            const [first, second] = duplicate;
-            holds('TXN-ID-UNIQUE', second.exchange, [
-              {
-                location: 'body /id',
-                expected:
-                  `an id of its own (the transaction of amount ${second.body.amount}, ` +
-                  `created in a burst of ${bodies.length})`,
-                actual: `${exactText(second.id)}, also the id of the transaction of amount ${first.body.amount}`,
-              },
-            ]);
-          }
+          const history = new History();
+          for (const entry of inArrivalOrder(created, (item) => item.exchange))
+            holdsHistory(entry.exchange, bySuite({ sent: entry.body }), history);
           // None is lost: every transaction of the burst can be linked, all at once.
           const links = await Promise.all(
             created.map((entry) => client.call('getPaymentLink', { params: { id: entry.id } })),
@@ -118,79 +105,29 @@ test.describe('properties: concurrency', () => {
         arbitrary: burst(target),
         async predicate(bodies, client) {
           const created = await createAll(client, bodies);
+          // The burst's transactions, as history learns them (their ids are the other test's rule).
+          const history = new History();
+          for (const entry of created) history.learn(entry.exchange, bySuite({ sent: entry.body }));
           const links = await Promise.all(
             created.map((entry) => client.call('getPaymentLink', { params: { id: entry.id } })),
           );
           const issued = links.map((link, index) => {
             needsAnswer(link, accepted('LINK-2XX'));
-            return {
-              transaction: created[index]!,
-              link,
-              token: valueAtPointer(link.json, '/token'),
-              url: valueAtPointer(link.json, '/url'),
-            };
+            return { transaction: created[index]!, link, token: valueAtPointer(link.json, '/token') };
           });
-          const duplicate = firstDuplicate(issued, (entry) => entry.token);
-          if (duplicate) {
-            const [first, second] = duplicate;
-            holds('LINK-TOKEN-OWN', second.link, [
-              {
-                location: 'body /token',
-                expected: `a token of its own (transaction ${exactText(second.transaction.id)})`,
-                actual:
-                  `${describeValue(second.token)}, ` +
-                  `also the token of transaction ${exactText(first.transaction.id)}`,
-              },
-            ]);
-          }
-          for (const entry of issued) {
-            const url = entry.url;
-            if (typeof url !== 'string') continue;
-            const other = issued.find(
-              (candidate) =>
-                candidate !== entry &&
-                visible(candidate.token) &&
-                url.includes(candidate.token) &&
-                !(visible(entry.token) && url.includes(entry.token)),
-            );
-            if (other) {
-              holds('LINK-TOKEN-OWN', entry.link, [
-                {
-                  location: 'body /url',
-                  expected:
-                    `a link of transaction ${exactText(entry.transaction.id)} ` +
-                    `(its token ${describeValue(entry.token)})`,
-                  actual:
-                    `${describeValue(url)}, ` +
-                    `which carries the token of transaction ${exactText(other.transaction.id)}`,
-                },
-              ]);
-            }
-          }
-          // Each token pays its own transaction: the intents carry that transaction's amount.
+          // Each link's token and url against the tokens of the links answered before it.
+          for (const entry of inArrivalOrder(issued, (item) => item.link))
+            holdsHistory(entry.link, bySuite({ id: entry.transaction.id }), history);
+          // Each token pays its own transaction: no intent carries the amount of another transaction of the burst.
           const sends = await Promise.all(
             issued.map((entry) =>
               client.call('sendTransaction', { params: { mode: target.paymentMode }, body: { token: entry.token } }),
             ),
           );
           sends.forEach((send, index) => {
-            needsAnswer(send, accepted('SEND-2XX'));
-            const amount = issued[index]!.transaction.body.amount;
-            const wrong: Violation[] = (send.json as Array<{ amount?: unknown }>)
-              .map((intent, position) => ({ intent, position }))
-              .filter(({ intent }) => intent.amount !== amount)
-              .map(({ intent, position }) => {
-                const issuedFor = exactText(issued[index]!.transaction.id);
-                const burstNote = created.some((entry) => entry.body.amount === intent.amount)
-                  ? ' (the amount of another transaction of the burst)'
-                  : '';
-                return {
-                  location: `body /${position}/amount`,
-                  expected: `${amount} (the token was issued for transaction ${issuedFor})`,
-                  actual: `${describeValue(intent.amount)}${burstNote}`,
-                };
-              });
-            holds('LINK-TOKEN-OWN', send, wrong);
+            const entry = issued[index]!;
+            holdsHistory(send, bySuite({ sent: { token: entry.token } }), history);
+            needsAnswer(send, accepted('SEND-2XX', { amount: entry.transaction.body.amount }));
           });
         },
       });

@@ -9,6 +9,10 @@
  * inferred ones (a test checks one kind only); a rule of the other kind that a later
  * command relies on (e.g. creation giving a 2xx) is a precondition there.
  *
+ * Rules across exchanges (an id or a token given out twice, a url carrying another transaction's token, a deleted
+ * customer deleted again) are the registry's history checks, which the judge of traffic applies too: every answer of
+ * a sequence is judged against the History of the sequence's earlier answers, then added to it.
+ *
  * Only what the reference says is modelled: a token is used once (sending twice, or
  * linking a transaction already sent, is not described), and a transaction's newest
  * token is the one sent. What deleting a customer does to its transactions is not shown
@@ -21,19 +25,19 @@
 import fc from 'fast-check';
 import { type test, requireWrites } from '../../../suite/fixtures.ts';
 import { covers } from '../../../judgment/covers.ts';
-import { isSuccess, statusIsSuccess, type Violation } from '../../../judgment/checks.ts';
+import { isSuccess, statusIsSuccess } from '../../../judgment/checks.ts';
 import { checksOf } from '../../../judgment/registry.ts';
 import { accepted, either, exactly, refused } from '../../../judgment/expectations.ts';
 import type { OperationId } from '../../../contract/operations.ts';
 import { acceptedSendPhone, acceptedTransactionBody, arbitraryFor } from '../../../generation/arbitraries.ts';
-import { holds, holdsAnswer, needs, runProperty } from '../../../generation/properties.ts';
+import { holdsAnswer, holdsHistory, needs, runProperty } from '../../../generation/properties.ts';
 import type { FastClient } from '../../../http/fast-client.ts';
-import type { Exchange } from '../../../http/exchange.ts';
 import type { Target } from '../../../settings/target.ts';
 import { rule, type RuleKind } from '../../../contract/rules.ts';
 import type { CreateCustomerBody, CreateTransactionBody } from '../../../contract/types.ts';
 import { describeValue } from '../../../contract/json-pointer.ts';
-import { urlCarriesOwnToken } from '../../../judgment/rules/payment-link.ts';
+import { bySuite, History } from '../../../judgment/history.ts';
+import { linkExpectation } from '../../../judgment/history-expectations.ts';
 import { createdCustomerId } from '../../../output/ledger.ts';
 
 interface ModelTransaction {
@@ -42,11 +46,7 @@ interface ModelTransaction {
   /** The newest token issued for it, until it is sent. */
   token: unknown;
   sent: boolean;
-  /** The customer it names by id, if any. */
-  customerId: number | null;
-  /** That customer was deleted afterwards: the reference does not say what becomes of the transaction. */
-  customerGone: boolean;
-  /** Refused after its customer was deleted: nothing more is asked of it. */
+  /** Refused after its customer was deleted (History.customerGone): nothing more is asked of it. */
   closed: boolean;
 }
 
@@ -78,21 +78,8 @@ interface Real {
   kind: RuleKind;
   /** Customers this sequence created and did not delete: removed after it. */
   leftovers: Set<number>;
-}
-
-/**
- * Asserts a rule of the test's kind; a rule of the other kind is a
- * precondition when later commands rely on it, else not checked here.
- */
-function verify(
-  real: Real,
-  ruleId: string,
-  exchange: Exchange,
-  violations: Violation[],
-  options: { prerequisite?: boolean } = {},
-): void {
-  if (rule(ruleId).kind === real.kind) holds(ruleId, exchange, violations);
-  else if (options.prerequisite) needs(ruleId, exchange, violations);
+  /** What the sequence's answers gave out so far, which the registry's history checks read. */
+  history: History;
 }
 
 type Cmd = fc.AsyncCommand<Model, Real, false>;
@@ -127,6 +114,7 @@ class CreateCustomer implements Cmd {
             },
           ]),
     ]);
+    holdsHistory(exchange, bySuite({ sent: this.body }), real.history);
     model.customers.push(id as number);
     real.leftovers.add(id as number);
   }
@@ -148,13 +136,13 @@ class DeleteCustomer implements Cmd {
     real.client.step(`${this.toString()}: customer ${id}`);
     const exchange = await real.client.call('deleteCustomer', { params: { id } });
     holdsAnswer(exchange, accepted('CUSTOMER-DELETE-204'), { prerequisite: true });
+    holdsHistory(exchange, bySuite({ id }), real.history);
     model.customers.splice(index, 1);
     // A guard ends with its customer (a later customer may be given its id again).
     for (const deleted of model.deletedCustomers) if (deleted.guard === id) deleted.guard = undefined;
     const higher = model.customers.filter((other) => other > id);
     model.deletedCustomers.push({ id, guard: higher.length > 0 ? Math.max(...higher) : undefined });
     real.leftovers.delete(id);
-    for (const transaction of model.transactions) if (transaction.customerId === id) transaction.customerGone = true;
   }
   toString = (): string => `deleteCustomer(existing #${this.pick})`;
 }
@@ -173,7 +161,10 @@ class DeleteDeletedCustomer implements Cmd {
     const id = guarded[this.pick % guarded.length]!;
     real.client.step(`${this.toString()}: customer ${id}`);
     const exchange = await real.client.call('deleteCustomer', { params: { id } });
-    holdsAnswer(exchange, exactly('CUSTOMER-DELETE-GONE', 404));
+    // The sequence deleted it, and no customer it created since was given its id: history says so too.
+    const judged = holdsHistory(exchange, bySuite({ id }), real.history);
+    if (!judged.includes('CUSTOMER-DELETE-GONE'))
+      throw new Error(`the sequence's history does not hold customer ${id} as deleted (a defect of the suite)`);
   }
   toString = (): string => `deleteCustomer(already deleted #${this.pick})`;
 }
@@ -191,6 +182,7 @@ class DeleteUnknownCustomer implements Cmd {
     real.client.step(this.toString());
     const exchange = await real.client.call('deleteCustomer', { params: { id: this.id } });
     holdsAnswer(exchange, exactly('CUSTOMER-DELETE-404', 404));
+    holdsHistory(exchange, bySuite({ id: this.id }), real.history);
   }
   toString = (): string => `deleteCustomer(unknown id ${this.id})`;
 }
@@ -198,7 +190,7 @@ class DeleteUnknownCustomer implements Cmd {
 class CreateTransaction implements Cmd {
   static readonly operation: OperationId = 'createTransaction';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
-  static readonly rules: readonly string[] = ['TXN-CREATE-2XX', 'TXN-CREATE-CUSTOMER-BY-ID'];
+  static readonly rules: readonly string[] = ['TXN-CREATE-2XX', 'TXN-CREATE-CUSTOMER-BY-ID', 'TXN-ID-UNIQUE'];
   readonly body: CreateTransactionBody;
   /** Reference an existing customer by id alone (when the model has one). */
   readonly customerPick: number | null;
@@ -219,13 +211,12 @@ class CreateTransaction implements Cmd {
     // By id, the documented sequences judge the creation under the documented rule that names that form.
     const rule = byId && real.kind === 'documented' ? 'TXN-CREATE-CUSTOMER-BY-ID' : 'TXN-CREATE-2XX';
     holdsAnswer(exchange, accepted(rule, { read: { ...body } }), { prerequisite: true });
+    holdsHistory(exchange, bySuite({ sent: body }), real.history);
     model.transactions.push({
       id: (exchange.json as { id: number }).id,
       amount: body.amount,
       token: undefined,
       sent: false,
-      customerId: byId ? body.customer!.id! : null,
-      customerGone: false,
       closed: false,
     });
   }
@@ -246,22 +237,18 @@ class GetLink implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     const candidates = open(model);
     const transaction = candidates[this.pick % candidates.length]!;
-    real.client.step(
-      `${this.toString()}: ` +
-        `transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
-    );
+    const gone = real.history.customerGone(String(transaction.id));
+    real.client.step(`${this.toString()}: transaction ${transaction.id}${gone ? ' (its customer was deleted)' : ''}`);
     const exchange = await real.client.call('getPaymentLink', { params: { id: transaction.id } });
-    // A transaction whose customer was deleted may be refused (a 4xx) or linked; never a 5xx.
-    const expectation = transaction.customerGone ? either('CUSTOMER-REFERENCE-NOT-5XX') : accepted('LINK-2XX');
+    // What the judge of traffic owes the same link: accepted; its customer deleted since, refused (a 4xx) or linked.
+    const expectation = linkExpectation(real.history, 'first', String(transaction.id));
     holdsAnswer(exchange, expectation, { prerequisite: true });
+    holdsHistory(exchange, bySuite({ id: transaction.id }), real.history);
     if (!isSuccess(exchange.status)) {
       transaction.closed = true;
       return;
     }
-    const { token, url } = exchange.json as { token: unknown; url: unknown };
-    const others = model.transactions.map((other) => ({ transaction: other.id, token: other.token }));
-    verify(real, 'LINK-TOKEN-OWN', exchange, urlCarriesOwnToken({ transaction: transaction.id, token, url }, others));
-    transaction.token = token;
+    transaction.token = (exchange.json as { token: unknown }).token;
   }
   toString = (): string => `getPaymentLink(open transaction #${this.pick})`;
 }
@@ -279,6 +266,7 @@ class LinkUnknownTransaction implements Cmd {
     real.client.step(this.toString());
     const exchange = await real.client.call('getPaymentLink', { params: { id: this.id } });
     holdsAnswer(exchange, refused('LINK-UNKNOWN-TXN-4XX'));
+    holdsHistory(exchange, bySuite({ id: this.id }), real.history);
   }
   toString = (): string => `getPaymentLink(unknown transaction ${this.id})`;
 }
@@ -286,7 +274,12 @@ class LinkUnknownTransaction implements Cmd {
 class Send implements Cmd {
   static readonly operation: OperationId = 'sendTransaction';
   /** The rules its judgements name (the registry adds those its operation's answers owe). */
-  static readonly rules: readonly string[] = ['SEND-TOKEN-AS-RETURNED', 'SEND-2XX', 'CUSTOMER-REFERENCE-NOT-5XX'];
+  static readonly rules: readonly string[] = [
+    'SEND-TOKEN-AS-RETURNED',
+    'SEND-2XX',
+    'CUSTOMER-REFERENCE-NOT-5XX',
+    'LINK-TOKEN-OWN',
+  ];
   readonly pick: number;
   readonly phone: { number: string; country: string } | undefined;
   constructor(pick: number, phone: { number: string; country: string } | undefined) {
@@ -297,10 +290,8 @@ class Send implements Cmd {
   async run(model: Model, real: Real): Promise<void> {
     const linked = open(model).filter((transaction) => transaction.token !== undefined);
     const transaction = linked[this.pick % linked.length]!;
-    real.client.step(
-      `${this.toString()}: ` +
-        `transaction ${transaction.id}${transaction.customerGone ? ' (its customer was deleted)' : ''}`,
-    );
+    const gone = real.history.customerGone(String(transaction.id));
+    real.client.step(`${this.toString()}: transaction ${transaction.id}${gone ? ' (its customer was deleted)' : ''}`);
     const body =
       this.phone === undefined ? { token: transaction.token } : { token: transaction.token, phone_number: this.phone };
     const exchange = await real.client.call('sendTransaction', { params: { mode: real.target.paymentMode }, body });
@@ -308,10 +299,9 @@ class Send implements Cmd {
     // the inferred status rule. A transaction whose customer was deleted may be refused (a 4xx) or sent; never a 5xx.
     const rule = real.kind === 'documented' ? 'SEND-TOKEN-AS-RETURNED' : 'SEND-2XX';
     const context = { amount: transaction.amount };
-    const expectation = transaction.customerGone
-      ? either('CUSTOMER-REFERENCE-NOT-5XX', context)
-      : accepted(rule, context);
+    const expectation = gone ? either('CUSTOMER-REFERENCE-NOT-5XX', context) : accepted(rule, context);
     holdsAnswer(exchange, expectation, { prerequisite: true });
+    holdsHistory(exchange, bySuite({ sent: body }), real.history);
     if (!isSuccess(exchange.status)) {
       transaction.closed = true;
       return;
@@ -338,6 +328,7 @@ class SendUnknownToken implements Cmd {
       body: { token: this.token },
     });
     holdsAnswer(exchange, refused('SEND-UNKNOWN-TOKEN-4XX'));
+    holdsHistory(exchange, bySuite({ sent: { token: this.token } }), real.history);
   }
   toString = (): string => `sendTransaction(unknown token ${this.token})`;
 }
@@ -357,6 +348,7 @@ class GetListById implements Cmd {
     real.client.step(this.toString());
     const exchange = await real.client.call(operationId, { params: { id } });
     holdsAnswer(exchange, accepted(success, { id }), { prerequisite: true });
+    holdsHistory(exchange, bySuite({ id }), real.history);
   }
   toString = (): string => `get${this.which === 'balance' ? 'Balance' : 'Currency'}(configured id)`;
 }
@@ -478,7 +470,7 @@ export function sequenceTests(length: 'short' | 'long'): SequenceTest[] {
               replayPath,
             }),
           async predicate(commands, client) {
-            const real: Real = { client, target, kind, leftovers: new Set() };
+            const real: Real = { client, target, kind, leftovers: new Set(), history: new History() };
             try {
               await fc.asyncModelRun(
                 () => ({ model: { customers: [], deletedCustomers: [], transactions: [] }, real }),
