@@ -7,12 +7,14 @@ import { defineConfig } from 'allure';
 
 const outputRoot = process.env.PCS_OUTPUT_DIR?.trim() || 'reports';
 const resultsDir = process.env.ALLURE_RESULTS_DIR?.trim() || `${outputRoot}/allure-results`;
-// The run's own categories when its results hold them: the causes of its failures first, then the failure
-// categories (the reporters write them there); else the failure categories alone.
+// The run's own categories, which the reporters write with its results: the causes of its failures first, then
+// the failure categories, each matching the category name the reporters wrote at the head of a failure's message
+// (reporters/allure-categories.ts). Results without them were not written by the suite's reporters, so no message
+// carries that name: Allure's own categories then.
 const runCategories = `${resultsDir}/categories.json`;
 const categories = existsSync(runCategories)
   ? JSON.parse(readFileSync(runCategories, 'utf8')).map((category, index) => ({ id: `category-${index}`, ...category }))
-  : JSON.parse(readFileSync(new URL('./reporters/failure-categories.json', import.meta.url), 'utf8')).categories;
+  : [];
 
 export default defineConfig({
   name: 'collect-conformance',

@@ -12,7 +12,8 @@ import { allureResultsDirOf, outputRootOf, prepareOutputDirectory } from './outp
 import { readSetting } from './settings/read-setting.ts';
 import { settings } from './settings/settings.ts';
 import { handleTerminationGracefully } from './run/termination.ts';
-import { allureCategories, environmentInfo } from './reporters/allure-environment.ts';
+import { allureCategories } from './reporters/allure-categories.ts';
+import { environmentInfo } from './reporters/allure-environment.ts';
 
 loadDotEnv();
 
@@ -20,13 +21,15 @@ loadDotEnv();
 // guarded as `npm run conformance` is: one line and exit code 2 before anything runs.
 orExitOnConfigError(() => refuseLeakingDiagnostics());
 const workers = orExitOnConfigError(() => workersSetting());
-const outputRoot = orExitOnConfigError(() => prepareOutputDirectory(outputRootOf(), 'PCS_OUTPUT_DIR'));
+const outputRoot = orExitOnConfigError(() => prepareOutputDirectory(outputRootOf(process.env), 'PCS_OUTPUT_DIR'));
 // Inside the output directory unless ALLURE_RESULTS_DIR says otherwise: every artefact of a run lives under it.
-const allureResultsDir = orExitOnConfigError(() => prepareOutputDirectory(allureResultsDirOf(), 'ALLURE_RESULTS_DIR'));
+const allureResultsDir = orExitOnConfigError(() =>
+  prepareOutputDirectory(allureResultsDirOf(process.env), 'ALLURE_RESULTS_DIR'),
+);
 const blobDir = readSetting(process.env, settings.blobDir);
 // SIGTERM (timeout, docker stop, Kubernetes), SIGHUP and a vanished
 // parent end the run as Ctrl-C does: global teardown runs.
-handleTerminationGracefully();
+handleTerminationGracefully(process.env.TEST_WORKER_INDEX !== undefined);
 // The console reporter can be swapped (collect-conformance --reporter dot) without losing the report files.
 const consoleReporters = ['list', 'line', 'dot'] as const;
 type ConsoleReporter = (typeof consoleReporters)[number];

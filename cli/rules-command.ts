@@ -71,7 +71,7 @@ async function showRule(id: string, json: boolean): Promise<number> {
   }
   // The last run in the output directory, when there is one: its verdict of the rule, and why each test gave its own.
   const { outputFiles } = await import('../reporters/report-pipeline.ts');
-  const coverage = join(outputRootOf(), outputFiles.coverageJson);
+  const coverage = join(outputRootOf(process.env), outputFiles.coverageJson);
   const shown = ruleShow(hub, tests, lastRunOf(coverage, id));
   process.stdout.write(json ? `${JSON.stringify(shown, null, 2)}\n` : renderRuleShow(shown));
   return ExitCode.pass;

@@ -17,7 +17,7 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { markerFileName } from '../http/transport.ts';
+import { markerFileName, unreachableFileName } from '../http/transport.ts';
 import { ExitCode } from './exit-codes.ts';
 import { exitCodeForSignal } from './playwright-child.ts';
 
@@ -98,7 +98,7 @@ const reportFiles = [
  */
 export function forgetEarlierVerdicts(outputDir: string): Promise<void> {
   const removals: Array<Promise<void>> = [];
-  for (const name of [...reportFiles, markerFileName]) {
+  for (const name of [...reportFiles, markerFileName, unreachableFileName]) {
     const path = join(outputDir, name);
     const forgotten = `${path}.forgotten-${process.pid}`;
     try {

@@ -12,7 +12,7 @@
  * (generation/properties.ts): the seed, path and minimal counterexample are those of a run
  * of one case at a time.
  */
-import { inFlight, inFlightLimit } from '../http/in-flight.ts';
+import { inFlight } from '../http/in-flight.ts';
 
 /** What fast-check's RunDetails says of a run, as the property runner reports it. */
 export interface CaseRunDetails<T> {
@@ -47,7 +47,7 @@ export async function casesInFlight<T, F>(
   runOne: (value: T) => Promise<F | undefined>,
   budgetMs: number,
   onBudget: () => void,
-  limit: () => number = inFlightLimit,
+  limit: () => number,
 ): Promise<CasesInFlight<T, F>> {
   const deadline = performance.now() + budgetMs;
   let interrupted = false;

@@ -14,17 +14,18 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { curlCommand, describeRequest, formatExchange, type Exchange } from '../http/exchange.ts';
-import { currentSink } from '../judgment/expect-rule.ts';
+import { answerSettings, currentSink } from '../judgment/expect-rule.ts';
 import type { Violation } from '../judgment/checks.ts';
-import { FastClient, outputDir, type CaseStep, type FastTarget } from '../http/fast-client.ts';
+import { FastClient, type CaseStep, type FastTarget } from '../http/fast-client.ts';
 import { RequestAbandoned, TargetAlreadyUnreachable, TransportError } from '../http/transport.ts';
 import { addCost, peekCost, takeCosts } from '../http/request-costs.ts';
 import { operation, type OperationId } from '../contract/operations.ts';
 import { redact } from '../settings/secrets.ts';
+import { outputRootOf } from '../output/output-directory.ts';
 import { assertedJudgements, judgeAnswer, judgeHistory } from '../judgment/registry.ts';
 import type { Expectation } from '../judgment/expectations.ts';
 import type { Asked, History } from '../judgment/history.ts';
-import { rule, type RuleKind } from '../contract/rules.ts';
+import { rule } from '../contract/rules.ts';
 
 // The settings are read in their own light module: the command checks them before Playwright starts.
 export { propertySettings, defaultRuns, defaultBudgetMs, type PropertySettings } from './property-settings.ts';
@@ -37,9 +38,8 @@ import { recordShrink, shrinkDecision } from './shrink-budget.ts';
 import { withoutFrames } from '../judgment/frameless.ts';
 import { checkRecord, renderVerdict, requestLine } from '../judgment/verdict-message.ts';
 import type { VerdictRecord } from '../judgment/verdict-record.ts';
-import { sinkOf, VerdictSink, withSink } from '../judgment/verdict-sink.ts';
+import { sinkOf, type VerdictSink, withSink } from '../judgment/verdict-sink.ts';
 import { causeSignature } from '../judgment/cause-keys.ts';
-import { defaultAnswerSettings } from '../judgment/answer-settings.ts';
 
 /** A rule broken by a generated case: thrown inside a predicate (see holds); its record is the verdict. */
 export class PropertyViolation extends Error {
@@ -101,15 +101,6 @@ function lenientAnnotations(sink: VerdictSink): Array<{ type: string; descriptio
     }));
 }
 
-function declared(testInfo: PropertyTestInfo, type: string): string[] {
-  return testInfo.annotations.filter((annotation) => annotation.type === type).map((a) => a.description ?? '');
-}
-
-function kindOf(testInfo: PropertyTestInfo): RuleKind | undefined {
-  const kind = declared(testInfo, 'kind')[0];
-  return kind === 'documented' || kind === 'inferred' ? kind : undefined;
-}
-
 /**
  * Judges an answer inside a property (judgment/registry.ts): the first rule of the
  * property's kind that the answer breaks fails the case; of the other kind, what the case relies on
@@ -122,7 +113,7 @@ export function holdsAnswer(
   options: { prerequisite?: boolean } = {},
 ): void {
   const sink = currentSink();
-  const judgements = judgeAnswer(exchange, expectation, sink?.settings ?? defaultAnswerSettings);
+  const judgements = judgeAnswer(exchange, expectation, answerSettings());
   const asserted = assertedJudgements(exchange, expectation, judgements, sink?.kind, options.prerequisite);
   for (const judgement of asserted) {
     if (judgement.precondition) needs(judgement.rule, exchange, judgement.violations);
@@ -149,8 +140,7 @@ export function holdsHistory(exchange: Exchange, asked: Asked, history: History)
 
 /** Judges a step the case needs (creating the transaction it then sends): every rule it breaks is a precondition. */
 export function needsAnswer(exchange: Exchange, expectation: Expectation): void {
-  const settings = currentSink()?.settings ?? defaultAnswerSettings;
-  for (const judgement of judgeAnswer(exchange, expectation, settings))
+  for (const judgement of judgeAnswer(exchange, expectation, answerSettings()))
     needs(judgement.rule, exchange, judgement.violations);
 }
 
@@ -162,7 +152,7 @@ export type PropertyTestInfo = Pick<
 
 export interface PropertyOptions<T, C> {
   testInfo: PropertyTestInfo;
-  /** Where PCS_RUNS, PCS_SEED, PCS_PATH and PCS_PROPERTY_BUDGET_MS are read (default: process.env). */
+  /** Where PCS_RUNS, PCS_SEED, PCS_PATH and PCS_PROPERTY_BUDGET_MS are read (default: the run's, its test's sink's). */
   env?: Env;
   target: FastTarget;
   /** The generated cases; a function for stateful tests, which need the replay path (and may depend on setup). */
@@ -207,8 +197,8 @@ function shellQuote(text: string): string {
 }
 
 /** The replay line: the user's own command with seed, path and title added; the checkout's form when unknown. */
-export function replayCommand(seed: number, path: string, title: string): string {
-  const invocation = recordedInvocation();
+export function replayCommand(seed: number, path: string, title: string, env: Env): string {
+  const invocation = recordedInvocation(env);
   if (invocation !== undefined) return replayLine(invocation, seed, path, grepFor(title));
   return `PCS_SEED=${seed} PCS_PATH=${shellQuote(path)} npm run conformance -- --grep ${shellQuote(grepFor(title))}`;
 }
@@ -247,6 +237,8 @@ export function failureDetail<T>(
     shrinkNote?: string;
   },
   failed: FailedCase,
+  /** The run's variables: how the command that ran it is replayed (generation/replay-command.ts). */
+  env: Env,
 ): string[] {
   const lines = [
     '',
@@ -277,7 +269,7 @@ export function failureDetail<T>(
         lines.push(...request(exchange, `    ${index + 1}. `));
       });
   }
-  if (path !== null) lines.push(`  replay: ${replayCommand(details.seed, path, title)}`);
+  if (path !== null) lines.push(`  replay: ${replayCommand(details.seed, path, title, env)}`);
   return lines.map((line) => redact(line));
 }
 
@@ -286,9 +278,10 @@ export function failureMessage<T>(
   title: string,
   details: Parameters<typeof failureDetail<T>>[1],
   failed: FailedCase,
+  env: Env,
 ): string {
   const error = failed.error;
-  const detail = failureDetail(title, details, failed);
+  const detail = failureDetail(title, details, failed, env);
   if (error instanceof PropertyViolation) return renderVerdict({ ...error.record, detail });
   const reason = error instanceof Error ? error.message : String(error);
   const head = `property failed with an error of the suite itself: ${reason}`;
@@ -301,10 +294,11 @@ function recordStats(
   outcome: PropertyOutcome,
   startedAt: number,
   costs: Record<string, number> | undefined,
+  env: Env,
 ): void {
   const line = JSON.stringify({
     ...(costs === undefined ? {} : { costs }),
-    runId: process.env.PCS_RUN_ID ?? null,
+    runId: env.PCS_RUN_ID ?? null,
     title,
     file: testInfo.file,
     worker: testInfo.parallelIndex,
@@ -316,9 +310,9 @@ function recordStats(
     interrupted: outcome.interrupted,
   });
   try {
-    mkdirSync(outputDir(), { recursive: true });
+    mkdirSync(outputRootOf(env), { recursive: true });
     // One short line per append: O_APPEND keeps the lines of concurrent workers whole.
-    appendFileSync(`${outputDir()}/property-stats.jsonl`, `${line}\n`);
+    appendFileSync(`${outputRootOf(env)}/property-stats.jsonl`, `${line}\n`);
   } catch {
     // Statistics are for the benchmark; a read-only output directory must not fail the test.
   }
@@ -350,19 +344,24 @@ function fromFastCheck<T>(
 /** Runs a property inside the current Playwright test; throws the failure message when a case breaks a rule. */
 export async function runProperty<T, C = undefined>(options: PropertyOptions<T, C>): Promise<PropertyOutcome> {
   const { testInfo } = options;
-  // The test's own sink (its fixture opened it); a property run outside a test of the suite gets its own.
-  const sink = sinkOf(testInfo) ?? new VerdictSink(defaultAnswerSettings, kindOf(testInfo), declared(testInfo, 'rule'));
+  // The test's own sink, which its fixture opened (suite/fixtures.ts): how answers are read, where the run's files are.
+  const sink = sinkOf(testInfo);
+  if (sink === undefined)
+    throw new Error(
+      `property "${testInfo.title}": no verdict sink is open for its test (a property runs inside a test of the ` +
+        'suite, whose fixture opens one; elsewhere, open one with openSink)',
+    );
   return withSink(sink, () => runPropertyIn(sink, options));
 }
 
 async function runPropertyIn<T, C>(sink: VerdictSink, options: PropertyOptions<T, C>): Promise<PropertyOutcome> {
-  const settings = propertySettings(options.env);
-  /** The variables of the run: the process's, with what the caller gave on top (unit tests). */
-  const runEnv = { ...process.env, ...options.env };
+  const settings = propertySettings(options.env ?? sink.runEnv);
+  /** The variables of the run: its test's, with what the caller gave on top (unit tests). */
+  const runEnv = { ...sink.runEnv, ...options.env };
   const { testInfo } = options;
   const title = testInfo.title;
   testInfo.setTimeout(Math.max(testInfo.timeout, 2 * settings.budgetMs + 30_000));
-  const client = new FastClient(options.target);
+  const client = new FastClient(options.target, runEnv);
   const startedAt = Date.now();
   const started = performance.now();
   let lastFailure: FailedCase | undefined;
@@ -538,7 +537,7 @@ async function runPropertyIn<T, C>(sink: VerdictSink, options: PropertyOptions<T
         `${outcome.durationMs} ms\n${client.summary()}\n`,
     });
     addCost('recording', performance.now() - recordingStarted);
-    recordStats(testInfo, title, outcome, startedAt, takeCosts());
+    recordStats(testInfo, title, outcome, startedAt, takeCosts(), runEnv);
     // Not a verdict on the target's conformance: the transport's own error (its name and prefix classify it), or a skip
     // when an earlier test already found the target unreachable (as suite/api-client.ts does).
     if (transportFailure !== undefined)
@@ -568,14 +567,14 @@ async function runPropertyIn<T, C>(sink: VerdictSink, options: PropertyOptions<T
     if (details.failed && !stoppedInFirstCase) {
       const failed: FailedCase = lastFailure ?? { error: details.errorInstance, steps: [] };
       const counterexample = details.counterexample as [T] | null;
-      const message = failureMessage(title, { ...details, counterexample, shrinkNote }, failed);
+      const message = failureMessage(title, { ...details, counterexample, shrinkNote }, failed, runEnv);
       if (failed.error instanceof PropertyViolation) {
         const violation = failed.error;
         recordBroken(violation.ruleId, title, runEnv, violation.record.violations.map(causeSignature));
         // The one record of the run's failure: the minimal case, with how to replay it.
         sink.add({
           ...violation.record,
-          detail: failureDetail(title, { ...details, counterexample, shrinkNote }, failed),
+          detail: failureDetail(title, { ...details, counterexample, shrinkNote }, failed, runEnv),
         });
         if (violation.precondition)
           sink.undecided('blocked', `not checked: its precondition ${violation.ruleId} failed first`, violation.ruleId);

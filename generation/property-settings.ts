@@ -38,7 +38,7 @@ export const defaultBudgetMs = settings.propertyBudgetMs.default;
 
 export type Env = Record<string, string | undefined>;
 
-export function propertySettings(env: Env = process.env): PropertySettings {
+export function propertySettings(env: Env): PropertySettings {
   const runs = readSetting(env, settings.runs);
   const seed = readSetting(env, settings.seed);
   const fullPath = readSetting(env, settings.path);

@@ -59,7 +59,7 @@ export function replayLine(invocation: Invocation, seed: number, path: string, g
 }
 
 /** The invocation the command recorded, or undefined (not started by the command, or unreadable). */
-export function recordedInvocation(env: NodeJS.ProcessEnv = process.env): Invocation | undefined {
+export function recordedInvocation(env: NodeJS.ProcessEnv): Invocation | undefined {
   const text = env[invocationVariable];
   if (!text) return undefined;
   try {

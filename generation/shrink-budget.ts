@@ -19,7 +19,7 @@ type Env = Record<string, string | undefined>;
 export const shrinkLedgerName = 'shrink-ledger.jsonl';
 
 /** Where this run's shrinks are recorded (global setup empties it at the start of a run). */
-export function shrinkLedgerPath(env: Env = process.env): string {
+export function shrinkLedgerPath(env: Env): string {
   return runFilePath(shrinkLedgerName, env);
 }
 
@@ -45,11 +45,7 @@ export type ShrinkDecision = { shrink: true; budgetMs: number; why: string } | {
  * Whether a property that just failed on `rule` shrinks, and for how long: its own budget, or what
  * is left of the run's, whichever is smaller; not at all when the rule was shrunk already.
  */
-export function shrinkDecision(
-  rule: string | undefined,
-  propertyBudgetMs: number,
-  env: Env = process.env,
-): ShrinkDecision {
+export function shrinkDecision(rule: string | undefined, propertyBudgetMs: number, env: Env): ShrinkDecision {
   const earlier = runLines<ShrinkLine>(shrinkLedgerPath(env), env);
   const same = rule === undefined ? undefined : earlier.find((line) => line.rule === rule);
   if (same !== undefined) {
@@ -77,7 +73,7 @@ export function shrinkDecision(
 }
 
 /** Records a shrink of this run (its rule and time), for the decisions of later properties in every worker. */
-export function recordShrink(rule: string | undefined, title: string, ms: number, env: Env = process.env): void {
+export function recordShrink(rule: string | undefined, title: string, ms: number, env: Env): void {
   const line: ShrinkLine = { rule: rule ?? '(none)', title, ms: Math.round(ms) };
   appendRunLine(shrinkLedgerPath(env), line, env);
 }

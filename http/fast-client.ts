@@ -9,15 +9,14 @@ import type { OperationId } from '../contract/operations.ts';
 import { buildRequest, exchangeOf, type RequestOptions } from './outgoing-request.ts';
 import { addCost, peekCost, timed } from './request-costs.ts';
 import { wireSender } from './wire-sender.ts';
-import { outputRootOf } from '../output/output-directory.ts';
 import type { Exchange } from './exchange.ts';
 import { inFlightLimit, inOrderInFlight, noteRoundTrip } from './in-flight.ts';
 import {
   RequestAbandoned,
   sendWithPolicy,
-  transportSettings,
   type IncomingResponse,
   type Sender,
+  transportSettings,
   type TransportSettings,
 } from './transport.ts';
 
@@ -39,8 +38,6 @@ export interface CaseStep {
   label: string | undefined;
   exchanges: Exchange[];
 }
-
-export const outputDir = (): string => outputRootOf();
 
 /** A reset on a reused idle connection before any answer byte: the request was not received; sent once more. */
 function retryStale(once: Sender): Sender {
@@ -83,6 +80,8 @@ function closableSender(send: Sender, isClosed: () => boolean, pending: Set<Prom
 interface ClientPool {
   readonly sender: Sender;
   readonly settings: TransportSettings;
+  /** How many requests may be in flight now (http/in-flight.ts, by PCS_IN_FLIGHT). */
+  readonly inFlight: () => number;
   /** Attempts on the wire; close() lets them end before it destroys the sockets. */
   readonly pending: Set<Promise<IncomingResponse>>;
   /** Requests sent (retries included), by "operationId status". */
@@ -91,13 +90,20 @@ interface ClientPool {
   readonly destroyConnections: () => void;
 }
 
+type Env = Record<string, string | undefined>;
+
 export class FastClient {
   private readonly pool: ClientPool;
   /** The steps of this client's case, in order (a case has a client of its own: forCase). */
   caseSteps: CaseStep[] = [];
   readonly target: FastTarget;
 
-  constructor(target: FastTarget, shared?: ClientPool) {
+  /**
+   * A client of its own connections, under the transport policy and the requests in flight the run's variables
+   * set (PCS_RETRIES, PCS_MAX_RPS, PCS_IN_FLIGHT, the output directory); or, given a pool, another view of that
+   * client's.
+   */
+  constructor(target: FastTarget, env: Env, shared?: ClientPool) {
     this.target = target;
     if (shared !== undefined) {
       this.pool = shared;
@@ -111,7 +117,8 @@ export class FastClient {
     this.pool = {
       sender: closableSender(retryStale(wire.send), () => tally.closed, pending),
       // PCS_RETRIES, PCS_MAX_RPS, 429/503 handling and the target-unavailable marker: the suite's one transport policy.
-      settings: transportSettings(target.timeoutMs),
+      settings: transportSettings(target.timeoutMs, env),
+      inFlight: () => inFlightLimit(env),
       pending,
       counts: new Map(),
       tally,
@@ -124,7 +131,7 @@ export class FastClient {
    * its own record of steps (the counterexample of that case alone).
    */
   forCase(): FastClient {
-    return new FastClient(this.target, this.pool);
+    return new FastClient(this.target, {}, this.pool);
   }
 
   /** Requests sent (retries included), by "operationId status". */
@@ -144,7 +151,7 @@ export class FastClient {
    * case fails the same way whatever order the answers came in.
    */
   each<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-    return inOrderInFlight(items, inFlightLimit, work);
+    return inOrderInFlight(items, this.pool.inFlight, work);
   }
 
   /** Names the next requests of the case (a stateful command): failures print them as numbered steps. */

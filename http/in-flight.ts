@@ -29,11 +29,15 @@ export const autoCeiling = 16;
 export const nearMs = 3;
 
 /** PCS_IN_FLIGHT through its row of the settings table. */
-export function inFlightSetting(env: Env = process.env): InFlightSetting {
+export function inFlightSetting(env: Env): InFlightSetting {
   return readSetting(env, settings.inFlight);
 }
 
-/** Round trips (ms) of the last requests answered at their first attempt: a ring, so that old figures fade. */
+/**
+ * Round trips (ms) of the last requests answered at their first attempt: a ring, so that old figures fade. Module
+ * state on purpose: the worker's measure of its target, fed by every client of the worker (each property has its
+ * own), which one object per worker would have to be handed through every client to hold.
+ */
 const window = 64;
 const recent: number[] = [];
 let nextSlot = 0;
@@ -69,20 +73,12 @@ export function autoLimit(medianMs: number | undefined, rateLimited = false): nu
 /** In flight at least, once the target is rate limited. */
 export const throttledFloor = 8;
 
-let setting: InFlightSetting | undefined;
-
 /**
- * This worker's limit now, by PCS_IN_FLIGHT of `env` when given (the property runner passes its
- * variables), of the process otherwise (read once). The command validated it before the run: a
- * wrong value here counts as auto.
+ * This worker's limit now, by PCS_IN_FLIGHT of the run's variables (the property runner passes its own). The command
+ * validated it before the run: a wrong value here counts as auto.
  */
-export function inFlightLimit(env?: Env): number {
-  let chosen: InFlightSetting;
-  if (env !== undefined) chosen = settingOrAuto(env);
-  else {
-    setting ??= settingOrAuto(process.env);
-    chosen = setting;
-  }
+export function inFlightLimit(env: Env): number {
+  const chosen = settingOrAuto(env);
   return chosen.kind === 'fixed' ? chosen.limit : autoLimit(medianRoundTripMs(), anyGateActive());
 }
 
@@ -94,11 +90,10 @@ function settingOrAuto(env: Env): InFlightSetting {
   }
 }
 
-/** Forgets the recorded round trips and the read setting (unit tests). */
+/** Forgets the recorded round trips (unit tests). */
 export function resetInFlight(): void {
   recent.length = 0;
   nextSlot = 0;
-  setting = undefined;
 }
 
 /**

@@ -11,7 +11,7 @@
  * The sending itself is a Sender function, so that the policy here is tested without
  * Playwright's test runner (tests/unit/transport.test.ts) and reused by global setup.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import http from 'node:http';
 import https from 'node:https';
@@ -73,6 +73,8 @@ export interface TransportSettings {
   maxBackoffMs: number;
   /** Where the marker line goes; null: no marker (unit tests of the policy). */
   markerFile: string | null;
+  /** Where the run's unreachable finding is kept, for every later request of the run; null: not kept. */
+  unreachableFile: string | null;
   /**
    * The run ledger customers are recorded in (output/ledger.ts), with the target they live on; null: none.
    */
@@ -117,23 +119,42 @@ export class RequestAbandoned extends Error {
   override name = 'RequestAbandoned';
 }
 
-export const defaultRetries = settings.retries.default;
+/** The marker for people: a line per "target unavailable" or "rate limited" outcome (the CLI exits 3 if it exists). */
 export const markerFileName = 'target-unavailable.txt';
+/**
+ * The run's finding that the target is unreachable, as data (the marker above is text for people): a JSON
+ * object written beside it, by the first request that found the target unreachable, read by every later one.
+ */
+export const unreachableFileName = 'target-unreachable.json';
+/** Said at the end of an unreachable outcome's marker line, for the people who read it. */
 const unreachableTag = '(unreachable)';
+
+/** What target-unreachable.json holds. */
+export interface UnreachableFinding {
+  kind: 'unreachable';
+  /** When it was found (ISO 8601). */
+  at: string;
+  /** The failure's message, masked. */
+  message: string;
+}
 
 type Env = Record<string, string | undefined>;
 
-export function markerFilePath(env: Env = process.env): string {
+export function markerFilePath(env: Env): string {
   return resolve(outputRootOf(env), markerFileName);
 }
 
+export function unreachableFilePath(env: Env): string {
+  return resolve(outputRootOf(env), unreachableFileName);
+}
+
 /** PCS_RETRIES and PCS_MAX_RPS (PCS_TIMEOUT_MS is parsed by config.ts); a wrong value is a ConfigError. */
-export function transportVariables(env: Env = process.env): { retries: number; maxRps: number | null } {
+export function transportVariables(env: Env): { retries: number; maxRps: number | null } {
   return { retries: readSetting(env, settings.retries), maxRps: readSetting(env, settings.maxRps) };
 }
 
 /** The settings of a worker: PCS_MAX_RPS is a budget for the whole run, shared by the workers global setup counted. */
-export function transportSettings(timeoutMs: number, env: Env = process.env): TransportSettings {
+export function transportSettings(timeoutMs: number, env: Env): TransportSettings {
   const { retries, maxRps } = transportVariables(env);
   const workers = Math.max(1, Number(env.COLLECT_CONFORMANCE_WORKER_COUNT) || 1);
   return {
@@ -145,6 +166,7 @@ export function transportSettings(timeoutMs: number, env: Env = process.env): Tr
     backoffMs: 250,
     maxBackoffMs: 4_000,
     markerFile: markerFilePath(env),
+    unreachableFile: unreachableFilePath(env),
     ledger: { file: ledgerPath(env), runId: env.PCS_RUN_ID?.trim() || 'unlabelled', ...ledgerTarget(env) },
   };
 }
@@ -236,13 +258,35 @@ export function recordUnavailable(settings: Pick<TransportSettings, 'markerFile'
   }
 }
 
-function alreadyUnreachable(settings: Pick<TransportSettings, 'markerFile'>): string | null {
-  if (settings.markerFile === null || !existsSync(settings.markerFile)) return null;
+/** Records that the target is unreachable, for every later request of the run (any worker); never fails the caller. */
+function recordUnreachable(settings: Pick<TransportSettings, 'unreachableFile'>, message: string): void {
+  const file = settings.unreachableFile;
+  if (file === null) return;
+  const finding: UnreachableFinding = { kind: 'unreachable', at: new Date().toISOString(), message: redact(message) };
   try {
-    const line = readFileSync(settings.markerFile, 'utf8')
-      .split('\n')
-      .find((entry) => entry.includes(unreachableTag));
-    return line ?? null;
+    mkdirSync(dirname(file), { recursive: true });
+    // Whole or not at all for a worker reading it meanwhile: written aside, then renamed into place.
+    const aside = `${file}.${process.pid}.tmp`;
+    writeFileSync(aside, `${JSON.stringify(finding)}\n`);
+    renameSync(aside, file);
+  } catch {
+    // The failure itself is still reported by the test; later requests then meet the target themselves.
+  }
+}
+
+const isUnreachableFinding = (value: unknown): value is UnreachableFinding =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as Partial<UnreachableFinding>).kind === 'unreachable' &&
+  typeof (value as Partial<UnreachableFinding>).message === 'string';
+
+/** The run's unreachable finding, when a request of this run made one. */
+export function alreadyUnreachable(settings: Pick<TransportSettings, 'unreachableFile'>): UnreachableFinding | null {
+  const file = settings.unreachableFile;
+  if (file === null || !existsSync(file)) return null;
+  try {
+    const found: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return isUnreachableFinding(found) ? found : null;
   } catch {
     return null;
   }
@@ -250,6 +294,7 @@ function alreadyUnreachable(settings: Pick<TransportSettings, 'markerFile'>): st
 
 function fail(settings: TransportSettings, failure: TransportFailure, message: string): never {
   const error = new TransportError(failure, message);
+  if (failure === 'unreachable') recordUnreachable(settings, error.message);
   recordUnavailable(settings, failure === 'unreachable' ? `${error.message} ${unreachableTag}` : error.message);
   throw error;
 }

@@ -14,7 +14,7 @@ type Env = Record<string, string | undefined>;
 
 export const cleanupVerdictsName = 'cleanup-verdicts.jsonl';
 
-export function cleanupVerdictsPath(env: Env = process.env): string {
+export function cleanupVerdictsPath(env: Env): string {
   return runFilePath(cleanupVerdictsName, env);
 }
 
@@ -43,12 +43,12 @@ export function deletionRecord(deletion: CleanupDeletion): VerdictRecord {
 }
 
 /** Appends the records of the cleanup's deletions (never fails: teardown must finish). */
-export function recordCleanupVerdicts(deletions: readonly CleanupDeletion[], env: Env = process.env): void {
+export function recordCleanupVerdicts(deletions: readonly CleanupDeletion[], env: Env): void {
   for (const deletion of deletions) appendRunLine(cleanupVerdictsPath(env), deletionRecord(deletion), env);
 }
 
 /** The records this run's cleanup wrote. */
-export function cleanupVerdicts(env: Env = process.env): VerdictRecord[] {
+export function cleanupVerdicts(env: Env): VerdictRecord[] {
   return runLines<VerdictRecord & { runId?: string | null }>(cleanupVerdictsPath(env), env).map(
     ({ runId: _runId, ...record }) => record,
   );

@@ -19,7 +19,7 @@ import { blockedReason, brokenEarlier, recordBroken } from './known-broken.ts';
 import { checkRecord, renderVerdict } from './verdict-message.ts';
 import { causeSignature } from './cause-keys.ts';
 import { currentSink as scopedSink, sinkOf, type VerdictSink } from './verdict-sink.ts';
-import { defaultAnswerSettings, type AnswerSettings } from './answer-settings.ts';
+import type { AnswerSettings } from './answer-settings.ts';
 
 export { ruleFailureMessage } from './verdict-message.ts';
 
@@ -37,9 +37,18 @@ export function currentSink(): VerdictSink | undefined {
   return scopedSink() ?? sinkOf(runningTest());
 }
 
-/** How the running test reads answers (its fixture's settings); the default reading outside a test. */
+/**
+ * How the running test reads answers (its fixture's settings: --strict, the clock tolerance). A check made where
+ * no sink is open has no settings to read: an error, never the default reading in silence.
+ */
 export function answerSettings(): AnswerSettings {
-  return currentSink()?.settings ?? defaultAnswerSettings;
+  const sink = currentSink();
+  if (sink === undefined)
+    throw new Error(
+      'a check was made outside a test of the suite (no verdict sink is open): how to read answers (--strict, ' +
+        'the clock tolerance) is unknown; judge inside a test that uses suite/fixtures.ts, or open a sink',
+    );
+  return sink.settings;
 }
 
 /**
@@ -74,7 +83,9 @@ export const expect = baseExpect.extend({
 /** Records the rule as broken in this run, and by what causes, for later tests; nothing outside a test. */
 function noteBroken(ruleId: string, violations: readonly Violation[]): void {
   const title = runningTest()?.title;
-  if (title !== undefined) recordBroken(ruleId, title, process.env, violations.map(causeSignature));
+  const sink = currentSink();
+  if (title !== undefined && sink !== undefined)
+    recordBroken(ruleId, title, sink.runEnv, violations.map(causeSignature));
 }
 
 /** Asserts a rule on an exchange; soft assertions let one test report every rule it checks. */
@@ -120,7 +131,7 @@ export function precondition(ruleId: string, exchange: Exchange, violations: Vio
   }
   // Already found broken by another test: skipped here, not failed again (judgment/known-broken.ts).
   const title = runningTest()?.title;
-  const earlier = title === undefined ? undefined : brokenEarlier(ruleId, title);
+  const earlier = title === undefined || sink === undefined ? undefined : brokenEarlier(ruleId, title, sink.runEnv);
   if (earlier !== undefined) {
     const reason = blockedReason(ruleId, earlier);
     sink?.undecided('blocked', reason, ruleId);

@@ -15,7 +15,7 @@ type Env = Record<string, string | undefined>;
 
 export const knownBrokenName = 'broken-rules.jsonl';
 
-export function knownBrokenPath(env: Env = process.env): string {
+export function knownBrokenPath(env: Env): string {
   return runFilePath(knownBrokenName, env);
 }
 
@@ -27,7 +27,7 @@ interface BrokenLine {
 }
 
 /** Records that a test found the rule broken in this run, by these causes. Never fails its caller. */
-export function recordBroken(rule: string, title: string, env: Env = process.env, causes: string[] = []): void {
+export function recordBroken(rule: string, title: string, env: Env, causes: string[] = []): void {
   const line: BrokenLine = { rule, title, ...(causes.length > 0 ? { causes } : {}) };
   appendRunLine(knownBrokenPath(env), line, env);
 }
@@ -37,11 +37,7 @@ export function recordBroken(rule: string, title: string, env: Env = process.env
  * (the file's order decides who was first, so that two tests meeting a new cause at once do not both defer to the
  * other): undefined when one of them is new, or first found by this test.
  */
-export function causesReportedFirstBy(
-  causes: readonly string[],
-  title: string,
-  env: Env = process.env,
-): string[] | undefined {
+export function causesReportedFirstBy(causes: readonly string[], title: string, env: Env): string[] | undefined {
   if (causes.length === 0) return undefined;
   const first = new Map<string, string>();
   for (const line of runLines<BrokenLine>(knownBrokenPath(env), env))
@@ -52,7 +48,7 @@ export function causesReportedFirstBy(
 }
 
 /** The title of another test of this run that found the rule broken, if one did. */
-export function brokenEarlier(rule: string, title: string, env: Env = process.env): string | undefined {
+export function brokenEarlier(rule: string, title: string, env: Env): string | undefined {
   return runLines<BrokenLine>(knownBrokenPath(env), env).find((line) => line.rule === rule && line.title !== title)
     ?.title;
 }

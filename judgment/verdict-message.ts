@@ -90,11 +90,3 @@ export function renderVerdict(record: VerdictRecord): string {
 export function ruleFailureMessage(ruleId: string, exchange: Exchange, violations: Violation[]): string {
   return renderVerdict(checkRecord(ruleId, exchange, violations));
 }
-
-/** What a short report line says of a record: its first location with expected and actual, or its reason. */
-export function gist(record: VerdictRecord): string {
-  const first = record.violations[0];
-  if (first !== undefined) return `${first.location}: expected ${first.expected}, actual ${first.actual}`.slice(0, 240);
-  if (record.reason !== undefined) return record.reason;
-  return record.exchange === undefined ? '' : requestLine(record.exchange);
-}

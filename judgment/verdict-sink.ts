@@ -23,11 +23,22 @@ export class VerdictSink {
   readonly kind: RuleKind | undefined;
   /** The rules the test declares it checks. */
   readonly rules: readonly string[];
+  /**
+   * The run's variables: where the files the run's workers share are (its output directory) and its run id, for
+   * what other tests of the run found broken (judgment/known-broken.ts).
+   */
+  readonly runEnv: Readonly<Record<string, string | undefined>>;
 
-  constructor(settings: AnswerSettings, kind: RuleKind | undefined, rules: readonly string[]) {
+  constructor(
+    settings: AnswerSettings,
+    kind: RuleKind | undefined,
+    rules: readonly string[],
+    runEnv: Readonly<Record<string, string | undefined>>,
+  ) {
     this.settings = settings;
     this.kind = kind;
     this.rules = rules;
+    this.runEnv = runEnv;
   }
 
   add(record: VerdictRecord): void {
@@ -71,7 +82,11 @@ export class VerdictSink {
   }
 }
 
-/** The sinks of the tests running in this worker, by the test's TestInfo (one object per test run). */
+/**
+ * The sinks of the tests running in this worker, by the test's TestInfo (one object per test run). Module state on
+ * purpose: checks are called from test code and helpers that are handed an exchange, not the test's fixtures; the
+ * sink is found from the running test (Playwright's test.info()), as Playwright's own expect finds it.
+ */
 const sinks = new WeakMap<object, VerdictSink>();
 
 export function openSink(testInfo: object, sink: VerdictSink): VerdictSink {

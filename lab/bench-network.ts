@@ -7,7 +7,8 @@
  *   1. latency: the mock answers after 40 ms. Wall time against the floor
  *      requests × latency ÷ in flight (workers × the auto ceiling of http/in-flight.ts);
  *      target: within 40 s, with as many generated requests as the same cases without latency (one
- *      seed for every run of this section; one in flight, 40 ms away, sent 6,388, cut by a budget).
+ *      seed for every run of this section); beside it, the same run with one case in flight per worker
+ *      (PCS_IN_FLIGHT=1), measured in the same bench run: what keeping the wire busy buys.
  *   2. a token bucket of 400 requests per second (burst 40): the requests the target served per
  *      second while the tests ran, over 400; target: at least 80 %.
  *   3. 50 ms away and 200 per second together: wall time against the floor the rate limit sets
@@ -33,9 +34,6 @@ import { startThrottleProxy, type ThrottleProxy } from './throttle-proxy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Generated requests of a default run with one request in flight per worker, 40 ms away. */
-export const oneInFlightRequests = 6388;
-
 export interface NetworkRun {
   label: string;
   exitCode: number;
@@ -52,10 +50,16 @@ export interface NetworkRun {
  */
 const benchSeed = '20261124';
 
-function conformance(label: string, baseUrl: string, mock: MockProcess): Promise<NetworkRun> {
+function conformance(
+  label: string,
+  baseUrl: string,
+  mock: MockProcess,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<NetworkRun> {
   const output = mkdtempSync(join(tmpdir(), 'cc-bench-network-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...extra,
     PCS_BASE_URL: baseUrl,
     PCS_SECRET_KEY: mock.sandboxKey,
     PCS_SECOND_SECRET_KEY: mock.secondSandboxKey,
@@ -187,6 +191,10 @@ export async function networkFigures(
     const slow = await withMock({ faults: 'latency=40' }, (mock) =>
       conformance('latency 40 ms', mock.sandboxBaseUrl, mock),
     );
+    log('the same run with one case in flight per worker (PCS_IN_FLIGHT=1)…');
+    const oneInFlight = await withMock({ faults: 'latency=40' }, (mock) =>
+      conformance('latency 40 ms, one in flight', mock.sandboxBaseUrl, mock, { PCS_IN_FLIGHT: '1' }),
+    );
     // The workers the command chose for a target 40 ms away (settings/round-trip-probe.ts).
     const workers = workersForRoundTrip(40) ?? defaultWorkers;
     const inFlight = workers * autoCeiling;
@@ -198,11 +206,12 @@ export async function networkFigures(
       `  floor requests × 40 ms ÷ ${inFlight} in flight (${workers} workers × ${autoCeiling}) = ` +
         `${seconds(floorMs)}; wall / floor = ${(slow.wallMs / Math.max(1, floorMs)).toFixed(2)}`,
       `  the same cases without latency (PCS_SEED=${benchSeed}): ${count(reference)} generated requests; ` +
-        `one in flight, 40 ms away, sent ${count(oneInFlightRequests)} (cut by the volume test's budget)`,
+        `one in flight per worker (PCS_IN_FLIGHT=1), 40 ms away: ${seconds(oneInFlight.wallMs)} wall, ` +
+        `${count(oneInFlight.generatedRequests)} generated requests (exit ${oneInFlight.exitCode})`,
       `  targets: within 40 s ${verdict(slow.wallMs <= 40_000)}; as many generated requests as without latency ` +
         `${verdict(slow.generatedRequests >= reference)}`,
     );
-    ok &&= slow.exitCode === 0;
+    ok &&= slow.exitCode === 0 && oneInFlight.exitCode === 0;
   }
 
   if (only.has('bucket')) {

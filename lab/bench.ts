@@ -17,6 +17,9 @@
  *      round trip it adds, the exchanges a second it forwards, its memory over a long run: lab/bench-traffic.ts),
  *      and `collect-conformance judge` on a 100 MB HAR (lab/bench-har.ts).
  *
+ * What it prints on stdout is the page it writes, docs/measured/bench.md, section by section as each is measured
+ * (progress goes to stderr): the page holds what the run printed, never figures of another run.
+ *
  * Targets: the default run in at most 8 s with at least 5,000 generated requests;
  * generated requests per second (both workers) at least 40 % of the one-connection ceiling;
  * the mock at least 70 % of bare node:http. They are reported, not enforced: the exit code is
@@ -206,10 +209,34 @@ async function loopbackCeiling(
   }
 }
 
+/**
+ * The page and what the bench prints are one text: each section is printed as it is measured, exactly as the page
+ * (docs/measured/bench.md) holds it, and the page is written from the same lines at the end.
+ */
+class Page {
+  readonly body: string[] = [];
+
+  add(lines: readonly string[]): void {
+    this.body.push(...lines);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+}
+
+/** Progress, between the sections: on stderr, so that stdout is the page's text alone. */
+const progress = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
 async function main(): Promise<number> {
   const runId = `bench-${Date.now().toString(36)}`;
-  process.stdout.write(`collect-conformance bench: Node ${process.version}, ${availableParallelism()} core(s)\n`);
-  process.stdout.write('running a default conformance run against the embedded mock…\n');
+  progress(`collect-conformance bench: Node ${process.version}, ${availableParallelism()} core(s)`);
+  const page = new Page();
+  const settings = Object.entries(process.env)
+    .filter(([name]) => name.startsWith('PCS_') && name !== 'PCS_BASE_URL' && name !== 'PCS_SECRET_KEY')
+    .map(([name, value]) => `${name}=${value}`);
+  page.add([settings.length > 0 ? `Variables set for the run: ${settings.join(', ')}.` : 'No PCS_* variable set.', '']);
+
+  progress('running a default conformance run against the embedded mock…');
   const conformance = await conformanceRun(runId);
   const summary = `${conformance.stdout}\n${conformance.stderr}`.match(/\d+ passed[^\n]*|\d+ failed[^\n]*/g) ?? [];
 
@@ -227,14 +254,16 @@ async function main(): Promise<number> {
   const aggregateRate = spanMs > 0 ? (requests * 1000) / spanMs : 0;
   const perWorkerRate = summedMs > 0 ? (requests * 1000) / summedMs : 0;
 
-  process.stdout.write('measuring the loopback ceiling (autocannon, 1 connection, 5 s)…\n');
+  progress('measuring the loopback ceiling (autocannon, 1 connection, 5 s)…');
   const ceiling = await loopbackCeiling(5);
   const creationCeiling = await loopbackCeiling(3, 'creation');
 
   const wallSeconds = conformance.wallMs / 1000;
   const ratio = ceiling.requestsPerSecond > 0 ? aggregateRate / ceiling.requestsPerSecond : 0;
-  const out = [
+  page.add([
+    '## A default conformance run against the embedded mock',
     '',
+    '```text',
     `default conformance run (${conformance.command}, embedded mock): ${wallSeconds.toFixed(1)} s wall, ` +
       `exit ${conformance.code}${summary.length ? ` (${summary.join(', ')})` : ''}`,
     ...timelineLines(conformance.startedAt, conformance.startedAt + conformance.wallMs),
@@ -253,55 +282,16 @@ async function main(): Promise<number> {
     ...costLines(lines, requests),
     `targets: run ≤ 8 s ${verdict(wallSeconds <= 8)}; ≥ 5,000 generated requests ${verdict(requests >= 5000)}; ` +
       `generated req/s ≥ 40 % of the ceiling ${verdict(ratio >= 0.4)}`,
-  ];
-  process.stdout.write(`${out.join('\n')}\n`);
-  if (conformance.code !== 0) {
-    process.stdout.write(
-      `\nthe conformance run failed; its last lines:\n${conformance.stdout.split('\n').slice(-30).join('\n')}\n`,
-    );
-  }
-
-  // Against slow, throttling and broken targets, as ratios to what each forces.
-  process.stdout.write('\nagainst slow, throttling and broken targets (lab/bench-network.ts):\n');
-  const network = await networkFigures((line) => process.stdout.write(`  ${line}\n`));
-  process.stdout.write(`${network.lines.join('\n')}\n`);
-
-  // The mock beside a bare node:http server serving the same bytes, in this run (Prism: npm run bench:mock).
-  process.stdout.write(
-    '\nthe reference mock beside a bare node:http server serving the same bytes (autocannon, 3 s each):\n',
-  );
-  const ratios = await mockVersusBare(3, 10);
-  process.stdout.write(`${ratioLines(ratios).join('\n')}\n`);
-  const lowest = Math.min(...ratios.map((r) => r.mock / Math.max(1, r.bare)));
-  const mockTarget =
-    `target: the mock ≥ 70 % of bare node:http ${verdict(lowest >= 0.7)} ` + `(lowest: ${Math.round(lowest * 100)} %)`;
-  process.stdout.write(`${mockTarget}\n`);
-
-  // What judging a client's traffic costs: the proxy on loopback with the real judge, and a 100 MB HAR.
-  process.stdout.write('\nthe forwarding proxy and the traffic judge (lab/bench-traffic.ts, lab/bench-har.ts):\n');
-  const traffic = await runTrafficBench(
-    { ...defaultTrafficBenchOptions(), upstream: 'mock', hooks: [judgeHook()], longHook: judgeHook(), longSeconds: 15 },
-    (line) => process.stdout.write(`  ${line}\n`),
-  );
-  const trafficTables = trafficBenchTables(traffic);
-  process.stdout.write(`${trafficTables}\n`);
-  const har = harFigureLines(await harFigures(100, (line) => process.stdout.write(`  ${line}\n`)));
-  process.stdout.write(`${har.join('\n')}\n`);
-
-  // The same figures as the page the docs link to (docs/measured/bench.md).
-  const settings = Object.entries(process.env)
-    .filter(([name]) => name.startsWith('PCS_') && name !== 'PCS_BASE_URL' && name !== 'PCS_SECRET_KEY')
-    .map(([name, value]) => `${name}=${value}`);
-  const failed = `The conformance run failed (exit ${conformance.code}): these figures are not a passing run's.`;
-  const body = [
-    settings.length > 0 ? `Variables set for the run: ${settings.join(', ')}.` : 'No PCS_* variable set.',
-    '',
-    '## A default conformance run against the embedded mock',
-    '',
-    '```text',
-    ...out.filter((line) => line !== ''),
     '```',
     '',
+  ]);
+  if (conformance.code !== 0)
+    progress(`the conformance run failed; its last lines:\n${conformance.stdout.split('\n').slice(-30).join('\n')}`);
+
+  // Against slow, throttling and broken targets, as ratios to what each forces.
+  progress('against slow, throttling and broken targets (lab/bench-network.ts):');
+  const network = await networkFigures((line) => progress(`  ${line}`));
+  page.add([
     '## Against slow, throttling and broken targets',
     '',
     'The default run against the reference mock made slow, put behind lab/throttle-proxy.ts, or broken by one',
@@ -312,27 +302,46 @@ async function main(): Promise<number> {
     '```',
     ...(network.ok ? [] : ['', 'A run of this section did not end as expected (see its exit code).']),
     '',
+  ]);
+
+  // The mock beside a bare node:http server serving the same bytes, in this run (Prism: npm run bench:mock).
+  progress('the reference mock beside a bare node:http server serving the same bytes (autocannon, 3 s each)…');
+  const ratios = await mockVersusBare(3, 10);
+  const lowest = Math.min(...ratios.map((r) => r.mock / Math.max(1, r.bare)));
+  page.add([
     '## The reference mock beside a bare node:http server serving the same bytes',
     '',
     'autocannon, 3 s per measurement, loopback.',
     '',
     ...ratioLines(ratios),
     '',
-    mockTarget,
+    `target: the mock ≥ 70 % of bare node:http ${verdict(lowest >= 0.7)} (lowest: ${Math.round(lowest * 100)} %)`,
     '',
+  ]);
+
+  // What judging a client's traffic costs: the proxy on loopback with the real judge, and a 100 MB HAR.
+  progress('the forwarding proxy and the traffic judge (lab/bench-traffic.ts, lab/bench-har.ts)…');
+  const traffic = await runTrafficBench(
+    { ...defaultTrafficBenchOptions(), upstream: 'mock', hooks: [judgeHook()], longHook: judgeHook(), longSeconds: 15 },
+    (line) => progress(`  ${line}`),
+  );
+  const har = harFigureLines(await harFigures(100, (line) => progress(`  ${line}`)));
+  page.add([
     "## Judging a client's traffic",
     '',
     '`collect-conformance proxy` on loopback, judging with the traffic judge itself (lab/bench-traffic.ts), ',
     'and `collect-conformance judge` on a 100 MB HAR of real traffic (lab/bench-har.ts).',
     '',
-    trafficTables,
+    trafficBenchTables(traffic),
     '',
     '```text',
     ...har,
     '```',
-    ...(conformance.code !== 0 ? ['', failed] : []),
-  ];
-  process.stdout.write(`bench: wrote ${writeMeasured({ name: 'bench', body })}\n`);
+  ]);
+  if (conformance.code !== 0)
+    page.add(['', `The conformance run failed (exit ${conformance.code}): these figures are not a passing run's.`]);
+
+  progress(`bench: wrote ${writeMeasured({ name: 'bench', body: page.body })}`);
   // A run of the network section that did not end as expected (a false failure, a missed defect) is an error.
   return conformance.code !== 0 ? conformance.code : network.ok ? 0 : 1;
 }

@@ -62,12 +62,12 @@ export interface OpenCustomer {
 
 type Env = Record<string, string | undefined>;
 
-export function ledgerPath(env: Env = process.env): string {
+export function ledgerPath(env: Env): string {
   return resolve(outputRootOf(env), ledgerFileName);
 }
 
 /** Starts an empty ledger (unit tests; a run starts with continueLedger, which keeps an earlier run's leftovers). */
-export function startLedger(file: string = ledgerPath()): void {
+export function startLedger(file: string): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, '');
 }
@@ -84,21 +84,11 @@ function originFields(origin: LedgerTarget | undefined): Pick<CustomerEntry, 'ta
   return origin.embedded ? { target: origin.baseUrl, embedded: true } : { target: origin.baseUrl };
 }
 
-export function recordCreatedCustomer(
-  id: number,
-  runId: string,
-  file: string = ledgerPath(),
-  origin?: LedgerTarget,
-): void {
+export function recordCreatedCustomer(id: number, runId: string, file: string, origin?: LedgerTarget): void {
   append(file, { event: 'created', id, runId, at: new Date().toISOString(), ...originFields(origin) });
 }
 
-export function recordDeletedCustomer(
-  id: number,
-  runId: string,
-  file: string = ledgerPath(),
-  origin?: LedgerTarget,
-): void {
+export function recordDeletedCustomer(id: number, runId: string, file: string, origin?: LedgerTarget): void {
   append(file, { event: 'deleted', id, runId, at: new Date().toISOString(), ...originFields(origin) });
 }
 
@@ -117,7 +107,7 @@ function readLines(file: string): Array<Partial<CustomerEntry | RunEntry>> {
 }
 
 /** Customers created and not deleted, in creation order. A deletion without a target closes the id on any target. */
-export function openCustomers(file: string = ledgerPath()): OpenCustomer[] {
+export function openCustomers(file: string): OpenCustomer[] {
   const open: OpenCustomer[] = [];
   for (const entry of readLines(file)) {
     if (entry.event !== 'created' && entry.event !== 'deleted') continue;
@@ -146,7 +136,7 @@ export function openCustomers(file: string = ledgerPath()): OpenCustomer[] {
  * Ids the ledger shows as created and not deleted, in creation order;
  * with a base URL, those of that target (or of none recorded).
  */
-export function leftoverCustomers(file: string = ledgerPath(), baseUrl?: string): number[] {
+export function leftoverCustomers(file: string, baseUrl?: string): number[] {
   return openCustomers(file)
     .filter((customer) => baseUrl === undefined || customer.target === undefined || customer.target === baseUrl)
     .map((customer) => customer.id);

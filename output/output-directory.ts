@@ -65,7 +65,7 @@ export function prepareOutputDirectory(path: string, variable: string): string {
 }
 
 /** Where a run's reports go: PCS_OUTPUT_DIR (--output), default ./reports. */
-export function outputRootOf(env: NodeJS.ProcessEnv = process.env): string {
+export function outputRootOf(env: NodeJS.ProcessEnv): string {
   return readSetting(env, settings.outputDir);
 }
 
@@ -74,11 +74,11 @@ export function outputRootOf(env: NodeJS.ProcessEnv = process.env): string {
  * output directory, so that every artefact of a run lives under its output directory (two runs with
  * different output directories in one checkout never share, or delete, each other's results).
  */
-export function allureResultsDirOf(env: NodeJS.ProcessEnv = process.env): string {
+export function allureResultsDirOf(env: NodeJS.ProcessEnv): string {
   return env.ALLURE_RESULTS_DIR?.trim() || join(outputRootOf(env), 'allure-results');
 }
 
 /** Where a shard's blob report goes: PCS_BLOB_DIR, by default blob-report/ inside the output directory. */
-export function blobDirOf(env: NodeJS.ProcessEnv = process.env): string {
+export function blobDirOf(env: NodeJS.ProcessEnv): string {
   return readSetting(env, settings.blobDir) ?? join(outputRootOf(env), 'blob-report');
 }

@@ -12,12 +12,12 @@ import { outputRootOf } from './output-directory.ts';
 type Env = Record<string, string | undefined>;
 
 /** The file of that name in the run's output directory. */
-export function runFilePath(name: string, env: Env = process.env): string {
+export function runFilePath(name: string, env: Env): string {
   return resolve(outputRootOf(env), name);
 }
 
 /** Appends a record of this run; never fails the caller (without it, later workers only know less). */
-export function appendRunLine(file: string, record: object, env: Env = process.env): void {
+export function appendRunLine(file: string, record: object, env: Env): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     appendFileSync(file, `${JSON.stringify({ runId: env.PCS_RUN_ID ?? null, ...record })}\n`);
@@ -27,7 +27,7 @@ export function appendRunLine(file: string, record: object, env: Env = process.e
 }
 
 /** The records of this run, in order; none when the file is missing. A line cut by a killed worker is skipped. */
-export function runLines<T extends object>(file: string, env: Env = process.env): T[] {
+export function runLines<T extends object>(file: string, env: Env): T[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

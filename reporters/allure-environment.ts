@@ -1,29 +1,15 @@
 /**
  * What the Allure report shows of a run beyond its tests: the environment (target, mode, versions,
- * commit, start time) and the failure categories of reporters/failure-categories.json.
+ * commit, start time). Its categories: reporters/allure-categories.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Status } from 'allure-js-commons';
-import type { Category, EnvironmentInfo } from 'allure-js-commons/sdk';
-import { failureCategories } from './categories.ts';
+import type { EnvironmentInfo } from 'allure-js-commons/sdk';
 import { readSettingOrDefault } from '../settings/read-setting.ts';
 import { settings } from '../settings/settings.ts';
 import { packageDirectory } from '../settings/module-paths.ts';
-
-const allureStatuses: Record<'failed' | 'broken', Status> = { failed: Status.FAILED, broken: Status.BROKEN };
-
-/** reporters/failure-categories.json in allure-playwright's format (it writes categories.json). */
-export function allureCategories(): Category[] {
-  return failureCategories.map((category) => ({
-    name: category.name,
-    description: category.description,
-    matchedStatuses: category.matchedStatuses.map((status) => allureStatuses[status]),
-    ...(category.messageRegex === undefined ? {} : { messageRegex: category.messageRegex }),
-  }));
-}
 
 function suiteVersion(): string {
   const file = join(packageDirectory, 'package.json');

@@ -15,6 +15,8 @@ import { redact } from '../settings/secrets.ts';
 import { featureName, ruleStory, severityOf } from '../judgment/rule-labels.ts';
 import { renderVerdict } from '../judgment/verdict-message.ts';
 import { UnsyncedWriter } from './allure-writer.ts';
+import { categorisedMessage } from './allure-categories.ts';
+import { categoryOfRecords } from './categories.ts';
 import { causeLine, causesOf, type Cause } from './causes.ts';
 import type { TestRecord } from './conformance-model.ts';
 
@@ -72,6 +74,12 @@ export function writeAllureResults(
       if (broken !== undefined) result.statusDetails = { message: renderVerdict(broken) };
       else if (undecided?.reason !== undefined) result.statusDetails = { message: redact(undecided.reason) };
       else if (test.error !== undefined) result.statusDetails = { message: redact(test.error) };
+      // The failure's category, from its records, where Allure's categories look (reporters/allure-categories.ts).
+      if (result.status === Status.FAILED || result.status === Status.BROKEN)
+        result.statusDetails = {
+          ...result.statusDetails,
+          message: categorisedMessage(categoryOfRecords(test.verdicts), result.statusDetails.message),
+        };
     });
     for (const [index, record] of test.verdicts.filter((found) => found.kind === 'broken').entries()) {
       const transcript = record.exchange?.transcript;

@@ -25,6 +25,8 @@ import {
 import { UnsyncedWriter } from './allure-writer.ts';
 import { causeLine, causesOf } from './causes.ts';
 import { causeCategory } from './allure-records.ts';
+import { categorisedMessage } from './allure-categories.ts';
+import { categoryOfRecords } from './categories.ts';
 import type { TestRecord } from './conformance-model.ts';
 import { recordsOfAttachment, sameCauseAnnotation, verdictAttachment } from '../judgment/verdict-record.ts';
 import { brokenRulesOf, labelsAgreeingWithTheMatrix } from './allure-rule-labels.ts';
@@ -190,6 +192,12 @@ export default class AllureReporter implements Reporter {
       if (broken.length > 0 && !broken.some((rule) => own.has(rule)))
         result.name = `${result.name} — failed on ${broken.join(', ')}, not its own rules`;
       result.labels = labelsAgreeingWithTheMatrix(lastSuiteLabels(result.labels), broken);
+      // The failure's category, from its records, where Allure's categories look (reporters/allure-categories.ts).
+      if (result.status === Status.FAILED || result.status === Status.BROKEN)
+        result.statusDetails = {
+          ...result.statusDetails,
+          message: categorisedMessage(categoryOfRecords(records), result.statusDetails.message),
+        };
       // The declared annotations open the test, after what its fixtures and hooks did before it.
       const afterHooks = result.steps[0]?.name === 'Before Hooks' ? 1 : 0;
       result.steps.splice(afterHooks, 0, ...annotationSteps.map(annotationStep));

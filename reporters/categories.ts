@@ -1,12 +1,12 @@
 /**
- * Failure categories (reporters/failure-categories.json), and the category of a verdict record.
- * Allure gets the same list (its own matching of the messages rendered from the records puts a
- * failure in the same category), so the conformance matrix and the Allure report never disagree
- * on what a failure is.
+ * Failure categories (reporters/failure-categories.json), and the category of a verdict record or
+ * of a test's records. Every report takes a failure's category from here, decided once from the
+ * records (never from a message), so the conformance matrix, JUnit and the Allure report never
+ * disagree on what a failure is.
  */
 import { readFileSync } from 'node:fs';
 import { violationType } from '../judgment/checks.ts';
-import type { VerdictRecord } from '../judgment/verdict-record.ts';
+import { isUndecided, type VerdictRecord } from '../judgment/verdict-record.ts';
 
 export type FailureCategoryId =
   | 'authentication'
@@ -25,8 +25,6 @@ export interface FailureCategory {
   description: string;
   /** Allure statuses the category applies to. */
   matchedStatuses: Array<'failed' | 'broken'>;
-  /** Absent: any message (the last, catch-all category). */
-  messageRegex?: string;
 }
 
 export const categoriesFile = new URL('./failure-categories.json', import.meta.url);
@@ -70,7 +68,14 @@ export function categoryOf(record: Pick<VerdictRecord, 'rule' | 'kind' | 'violat
   return category('non-conformance-other');
 }
 
-/** True for the categories that are a verdict on the target (it broke a rule), not on the run. */
-export function isNonConformance(id: FailureCategoryId): boolean {
-  return id.startsWith('non-conformance') || id === 'authentication';
+/**
+ * The category of a failed test from its records: its first broken record's, else its first undecided
+ * record's (target unavailable, rate limited, an error of the suite), else an error of the suite (a
+ * failure with no verdict: a time-out, a bug of the suite).
+ */
+export function categoryOfRecords(records: readonly VerdictRecord[]): FailureCategory {
+  const broken = records.find((record) => record.kind === 'broken');
+  if (broken !== undefined) return categoryOf(broken);
+  const undecided = records.find(isUndecided);
+  return undecided === undefined ? category('suite-error') : categoryOf(undecided);
 }

@@ -12,10 +12,7 @@ export const cleanupCaseTitle = 'global teardown › deleting the customers the 
 const location = 'run/cleanup.ts';
 
 /** The cleanup's case, or undefined when it deleted nothing (its file holds no record of this run). */
-export function cleanupCase(
-  outputDir: string,
-  env: Record<string, string | undefined> = process.env,
-): TestRecord | undefined {
+export function cleanupCase(outputDir: string, env: Record<string, string | undefined>): TestRecord | undefined {
   const records = cleanupVerdicts({ ...env, PCS_OUTPUT_DIR: outputDir });
   if (records.length === 0) return undefined;
   const source = { kind: 'test' as const, title: cleanupCaseTitle, location };

@@ -146,7 +146,7 @@ export default class ConformanceReporter implements Reporter {
     registerSecret(process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY);
     const cases = tests.map((test) => recordOf(test, this.rootDir));
     // Global teardown ran before onEnd: its cleanup's judgments are one more case.
-    const cleanup = cleanupCase(this.outputDir);
+    const cleanup = cleanupCase(this.outputDir, process.env);
     const durations = new Map(
       tests.map((test, index) => [cases[index]!.title, (test.results.at(-1)?.duration ?? 0) / 1000]),
     );

@@ -15,12 +15,12 @@ export interface RunTiming {
   reportersEnded?: number;
 }
 
-export function runTimingFile(env: Record<string, string | undefined> = process.env): string {
+export function runTimingFile(env: Record<string, string | undefined>): string {
   return join(resolve(env.PCS_OUTPUT_DIR?.trim() || 'reports'), 'run-timing.json');
 }
 
 /** Merges moments into the timing file; never fails the run (the file is for the bench). */
-export function noteTiming(moments: RunTiming, file: string = runTimingFile()): void {
+export function noteTiming(moments: RunTiming, file: string): void {
   try {
     const current = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunTiming) : {};
     mkdirSync(dirname(file), { recursive: true });

@@ -19,7 +19,7 @@ import type { TestRecord } from './conformance-model.ts';
 import { buildReports, outputFiles, writeReports, type Reports } from './report-pipeline.ts';
 import type { RunHeader } from './markdown.ts';
 import { writeAllureResults } from './allure-records.ts';
-import { allureCategories } from './allure-environment.ts';
+import { allureCategories } from './allure-categories.ts';
 import { brokenKeptPerCase, type TrafficCollector } from './traffic-collector.ts';
 import { notExercisedSection } from './not-exercised.ts';
 import type { ClientFinding } from '../judge/client-findings.ts';

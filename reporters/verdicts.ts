@@ -8,8 +8,6 @@
  * target was unavailable or rate limited, the suite itself erred) has its own verdict, so
  * that a flaky network never reads as 31 broken rules.
  */
-import type { FailureCategoryId } from './categories.ts';
-
 export const verdictIds = ['fail', 'suite-error', 'unavailable', 'rate-limited', 'lenient', 'pass', 'skip'] as const;
 export type Verdict = (typeof verdictIds)[number];
 
@@ -73,21 +71,6 @@ export function verdictDefinition(id: Verdict): VerdictDefinition {
 export function strongestVerdict(found: Iterable<Verdict>): Verdict {
   const present = new Set(found);
   return verdicts.find((definition) => present.has(definition.id))?.id ?? 'skip';
-}
-
-/** What a failure of this category says about the rule it concerns. */
-export function verdictOfCategory(category: FailureCategoryId): Verdict {
-  switch (category) {
-    case 'target-unavailable':
-      return 'unavailable';
-    case 'rate-limited':
-      return 'rate-limited';
-    case 'suite-error':
-      return 'suite-error';
-    default:
-      // Non-conformance and authentication: the target broke a rule.
-      return 'fail';
-  }
 }
 
 /** A count per verdict, every verdict present (zero when none). */

@@ -9,13 +9,7 @@
  * Each deletion is judged like a test's (judgment/cleanup-verdicts.ts): a 5xx fails the run.
  */
 import { operationPath } from '../contract/operations.ts';
-import {
-  leftoverCustomers,
-  ledgerPath,
-  recordDeletedCustomer,
-  type CarriedOver,
-  type OpenCustomer,
-} from '../output/ledger.ts';
+import { leftoverCustomers, recordDeletedCustomer, type CarriedOver, type OpenCustomer } from '../output/ledger.ts';
 import { redact } from '../settings/secrets.ts';
 import { nodeSender, sendWithPolicy, TransportError, type TransportSettings } from '../http/transport.ts';
 import type { CleanupDeletion } from '../judgment/cleanup-verdicts.ts';
@@ -54,7 +48,7 @@ export interface CleanupResult {
 export async function deleteLeftoverCustomers(
   target: CleanupTarget,
   settings: TransportSettings,
-  file: string = ledgerPath(),
+  file: string,
 ): Promise<CleanupResult> {
   const result: CleanupResult = { deleted: [], gone: [], failed: [], deletions: [] };
   const ids = leftoverCustomers(file, target.baseUrl);
@@ -73,7 +67,7 @@ export async function deleteLeftoverCustomers(
         },
         // Cleanup must not mark the run as "target unavailable": its failures are reported on their own;
         // it records its deletions itself.
-        { ...settings, markerFile: null, ledger: null },
+        { ...settings, markerFile: null, unreachableFile: null, ledger: null },
       );
       result.deletions.push({ id, status: response.status });
       if (response.status >= 200 && response.status < 300) {

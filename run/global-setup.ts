@@ -38,7 +38,7 @@ import { registerSecret } from '../settings/secrets.ts';
 import { propertySettings } from '../generation/property-settings.ts';
 import { shrinkLedgerPath } from '../generation/shrink-budget.ts';
 import { knownBrokenPath } from '../judgment/known-broken.ts';
-import { markerFilePath, transportSettings, transportVariables } from '../http/transport.ts';
+import { markerFilePath, transportSettings, transportVariables, unreachableFilePath } from '../http/transport.ts';
 import { coordinatorVariable, startRateCoordinator, type RateCoordinator } from '../http/rate-coordinator.ts';
 
 export const configErrorExitCode = 2;
@@ -46,17 +46,20 @@ export const configErrorExitCode = 2;
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   const setupStarted = Date.now();
   loadDotEnv();
+  // The runner's environment: read here, filled in for the workers (the embedded mock's address, the run id), and
+  // handed to every room below; nothing below reads process.env itself.
+  const env = process.env;
   const suite = orExitOnConfigError(() => {
     refuseLeakingDiagnostics();
     const warnings = checkVariableNames();
     // The command said them already; a direct `npx playwright test` or a shard's run hears them here.
-    if (process.env[variablesCheckedVariable] !== '1') printVariableWarnings(warnings);
-    const loaded = loadConfig();
+    if (env[variablesCheckedVariable] !== '1') printVariableWarnings(warnings);
+    const loaded = loadConfig(env);
     validateSettings();
-    propertySettings();
+    propertySettings(env);
     return loaded;
   });
-  const ledgerFile = ledgerPath();
+  const ledgerFile = ledgerPath(env);
   // Two runs writing one output directory would overwrite each other's reports, and this one's
   // cleanup would delete customers the other is still testing with.
   const concurrent = runStillGoing(ledgerFile);
@@ -69,56 +72,57 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
       );
     });
   }
-  process.env.PCS_RUN_ID = suite.runId;
+  env.PCS_RUN_ID = suite.runId;
   // PCS_MAX_RPS is a budget for the whole run: each worker takes its share.
-  process.env.COLLECT_CONFORMANCE_WORKER_COUNT = String(config.workers);
+  env.COLLECT_CONFORMANCE_WORKER_COUNT = String(config.workers);
   // One request-rate budget for the workers of this machine, learned from the target's 429s and rate-limit
   // headers (http/rate-coordinator.ts). Workers connect only once they see a limit; without the
   // coordinator each would learn on its own, and with a burst each would get its own 429s.
   let coordinator: RateCoordinator | null = null;
   try {
-    coordinator = await startRateCoordinator({ ceilingRps: transportVariables().maxRps, workers: config.workers });
-    process.env[coordinatorVariable] = coordinator.address;
+    coordinator = await startRateCoordinator({ ceilingRps: transportVariables(env).maxRps, workers: config.workers });
+    env[coordinatorVariable] = coordinator.address;
   } catch {
     // No loopback port: each worker learns the rate on its own, with its share of PCS_MAX_RPS.
-    delete process.env[coordinatorVariable];
+    delete env[coordinatorVariable];
   }
   // A marker left by an earlier run in the same output directory must not count for this one.
-  rmSync(markerFilePath(), { force: true });
+  rmSync(markerFilePath(env), { force: true });
+  rmSync(unreachableFilePath(env), { force: true });
   // So are the shrinks an earlier run recorded (generation/shrink-budget.ts).
-  rmSync(shrinkLedgerPath(), { force: true });
-  rmSync(knownBrokenPath(), { force: true });
-  rmSync(cleanupVerdictsPath(), { force: true });
+  rmSync(shrinkLedgerPath(env), { force: true });
+  rmSync(knownBrokenPath(env), { force: true });
+  rmSync(cleanupVerdictsPath(env), { force: true });
 
   let closeMock: (() => Promise<void>) | null = null;
   if (suite.baseUrl === null) {
     const mock = await startMockServer({ port: 0, host: '127.0.0.1' });
     closeMock = () => mock.close();
-    process.env.PCS_BASE_URL = mock.sandboxBaseUrl;
-    process.env.PCS_SECRET_KEY = mock.sandboxKey;
-    process.env.PCS_ENVIRONMENT = 'sandbox';
-    process.env.PCS_BALANCE_ID ??= '1';
-    process.env.PCS_CURRENCY_ID ??= '1';
+    env.PCS_BASE_URL = mock.sandboxBaseUrl;
+    env.PCS_SECRET_KEY = mock.sandboxKey;
+    env.PCS_ENVIRONMENT = 'sandbox';
+    env.PCS_BALANCE_ID ??= '1';
+    env.PCS_CURRENCY_ID ??= '1';
     // The mock's second sandbox account: the cross-account checks run against the embedded default too.
-    process.env.PCS_SECOND_SECRET_KEY = mock.secondSandboxKey;
-    process.env.PCS_SECOND_BALANCE_ID = '11';
-    process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK = '1';
-    process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL = mock.liveBaseUrl;
-    process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY = mock.liveKey;
+    env.PCS_SECOND_SECRET_KEY = mock.secondSandboxKey;
+    env.PCS_SECOND_BALANCE_ID = '11';
+    env.COLLECT_CONFORMANCE_EMBEDDED_MOCK = '1';
+    env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL = mock.liveBaseUrl;
+    env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY = mock.liveKey;
     process.stdout.write(
       `collect-conformance: PCS_BASE_URL is unset: testing the embedded reference mock at ${mock.sandboxBaseUrl}\n`,
     );
   } else {
     // The normalised address (no trailing slash): the ledger matches an earlier run's customers by it.
-    process.env.PCS_BASE_URL = suite.baseUrl;
+    env.PCS_BASE_URL = suite.baseUrl;
   }
-  const baseUrl = process.env.PCS_BASE_URL ?? '';
+  const baseUrl = env.PCS_BASE_URL ?? '';
   // Run through `collect-conformance proxy`: tell it where this run's reports go, so that its own replace none.
-  noteProxiedRun(process.env, baseUrl, { outputDir: outputRootOf(), allureResultsDir: allureResultsDirOf() });
-  const secretKey = process.env.PCS_SECRET_KEY ?? '';
+  noteProxiedRun(env, baseUrl, { outputDir: outputRootOf(env), allureResultsDir: allureResultsDirOf(env) });
+  const secretKey = env.PCS_SECRET_KEY ?? '';
   registerSecret(secretKey);
-  registerSecret(process.env.PCS_SECOND_SECRET_KEY);
-  const settings = transportSettings(suite.timeoutMs);
+  registerSecret(env.PCS_SECOND_SECRET_KEY);
+  const settings = transportSettings(suite.timeoutMs, env);
 
   // An earlier run killed before its teardown left its ledger: carry its customers over, do not forget them.
   const carried = continueLedger(ledgerFile, suite.runId, { baseUrl, embedded: closeMock !== null });
@@ -128,8 +132,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     {
       baseUrl,
       secretKey,
-      currencyId: suite.currencyId ?? (Number(process.env.PCS_CURRENCY_ID) || null),
-      balanceId: suite.balanceId ?? (Number(process.env.PCS_BALANCE_ID) || null),
+      currencyId: suite.currencyId ?? (Number(env.PCS_CURRENCY_ID) || null),
+      balanceId: suite.balanceId ?? (Number(env.PCS_BALANCE_ID) || null),
       keyVariable: keyVariableName(),
     },
     settings,
@@ -162,21 +166,21 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
             ],
           },
           // A read that fails here says nothing of the target's availability: the preflight above decided that.
-          { ...settings, markerFile: null },
+          { ...settings, markerFile: null, unreachableFile: null },
         )
       : [];
-  writeSuspects(outputRootOf(), suite.runId, suspects);
+  writeSuspects(outputRootOf(env), suite.runId, suspects);
   for (const suspect of suspects) process.stderr.write(`collect-conformance: warning: ${suspectWarning(suspect)}\n`);
   if (probe.ok && probe.warning !== null && suspects.length === 0)
     process.stderr.write(`collect-conformance: warning: ${probe.warning}\n`);
-  if (!process.env.PCS_SECOND_SECRET_KEY?.trim())
+  if (!env.PCS_SECOND_SECRET_KEY?.trim())
     process.stdout.write(
       'collect-conformance: note: PCS_SECOND_SECRET_KEY is not set: the cross-account rules ' +
         '(ACCOUNT-ISOLATION-4XX, ACCOUNT-ISOLATION-UNCHANGED, ACCOUNT-DATA-OWN) are not checked (skipped)\n',
     );
   // A fresh timeline for this run (npm run bench reads it).
-  rmSync(runTimingFile(), { force: true });
-  noteTiming({ setupStarted, setupEnded: Date.now() });
+  rmSync(runTimingFile(env), { force: true });
+  noteTiming({ setupStarted, setupEnded: Date.now() }, runTimingFile(env));
 
   return async () => {
     // A termination signal from now on must let the deletions finish (run/termination.ts).
@@ -184,11 +188,11 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     // Teardown is the only sender now: it has the whole PCS_MAX_RPS budget, not a worker's share.
     const result = await deleteLeftoverCustomers(
       { baseUrl, secretKey, runId: suite.runId },
-      { ...settings, maxRps: transportVariables().maxRps },
+      { ...settings, maxRps: transportVariables(env).maxRps },
       ledgerFile,
     );
     // Judged like a test's requests: the conformance reporter, which runs after teardown, reads the records.
-    recordCleanupVerdicts(result.deletions);
+    recordCleanupVerdicts(result.deletions, env);
     const summary = cleanupSummary(result, carried.sameTarget.length);
     if (summary !== null) process.stdout.write(`collect-conformance: ${summary}\n`);
     await closeMock?.();

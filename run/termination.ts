@@ -52,7 +52,7 @@ function stopLikeCtrlC(reason: string, exitCode?: number): void {
 }
 
 /** Installs the runner's handling (playwright.config.ts, once per process); in a worker, only SIGHUP is ignored. */
-export function handleTerminationGracefully(isWorker: boolean = process.env.TEST_WORKER_INDEX !== undefined): void {
+export function handleTerminationGracefully(isWorker: boolean): void {
   if (installed) return;
   installed = true;
   if (isWorker) {

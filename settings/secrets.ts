@@ -13,6 +13,8 @@
  * all of those forms (tests/unit/secrets.test.ts searches a run's files for each of them).
  */
 
+// Module state on purpose: one registry per process that every output path masks with, whoever registered the
+// secret. Handing a masker to each writer instead would make a writer that forgot it leak, silently.
 const secrets = new Set<string>();
 export const mask = '***';
 

@@ -15,21 +15,30 @@ export interface Target extends SuiteConfig {
   embedded: boolean;
   /** Writes (creating transactions and customers, sending, deleting) are allowed on this target. */
   writesAllowed: boolean;
+  /**
+   * The variables the target was read from, as the worker sees them after global setup: what the rooms below read
+   * of the run beyond the target (the transport's settings, the output directory, the run id), handed to them.
+   */
+  env: Env;
 }
 
+type Env = Record<string, string | undefined>;
+
+// One per worker process, read once: a worker's environment does not change after global setup, and every test
+// of the worker talks to the same target (its fixture hands it on; nothing else reads this).
 let cached: Target | undefined;
 
-export function currentTarget(): Target {
+export function currentTarget(env: Env = process.env): Target {
   if (cached) return cached;
-  const config = loadConfig();
+  const config = loadConfig(env);
   if (config.baseUrl === null || config.secretKey === null) {
     throw new Error(
       'no target: PCS_BASE_URL is unset and global setup did not start the embedded mock ' +
         '(run through npm run conformance or playwright.config.ts)',
     );
   }
-  const otherBase = process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL;
-  const otherKey = process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY;
+  const otherBase = env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL;
+  const otherKey = env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY;
   registerSecret(config.secretKey);
   registerSecret(config.secondSecretKey ?? undefined);
   registerSecret(otherKey);
@@ -38,8 +47,9 @@ export function currentTarget(): Target {
     baseUrl: config.baseUrl,
     secretKey: config.secretKey,
     otherEnvironment: otherBase && otherKey ? { baseUrl: otherBase, secretKey: otherKey } : null,
-    embedded: process.env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1',
+    embedded: env.COLLECT_CONFORMANCE_EMBEDDED_MOCK === '1',
     writesAllowed: config.environment === 'sandbox' || config.allowLiveWrites,
+    env,
   };
   return cached;
 }

@@ -59,7 +59,7 @@ export class ApiClient {
   private transportCache: TransportSettings | undefined;
 
   private transport(): TransportSettings {
-    this.transportCache ??= transportSettings(this.target.timeoutMs);
+    this.transportCache ??= transportSettings(this.target.timeoutMs, this.target.env);
     return this.transportCache;
   }
 

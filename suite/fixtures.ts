@@ -72,6 +72,7 @@ function annotateSameCause(testInfo: TestInfo, sink: VerdictSink): void {
   const firstBy = causesReportedFirstBy(
     broken.flatMap((record) => record.violations.map(causeSignature)),
     testInfo.title,
+    sink.runEnv,
   );
   if (firstBy === undefined) return;
   testInfo.annotations.push({
@@ -144,6 +145,7 @@ export const test = base.extend<TestFixtures & SuiteOptions, WorkerFixtures>({
           { strict: target.strict, clockToleranceSeconds: target.clockToleranceSeconds },
           kind === 'documented' || kind === 'inferred' ? (kind as RuleKind) : undefined,
           declared('rule'),
+          target.env,
         ),
       );
       await use(sink);

@@ -99,7 +99,7 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
 describe('requests the suite abandons', () => {
   test('closing the client with a creation on the wire: no failure, no marker', async () => {
     await withOutputDir('close-in-flight', async (outputDir) => {
-      const client = new FastClient({ baseUrl, secretKey, timeoutMs: 10_000 });
+      const client = new FastClient({ baseUrl, secretKey, timeoutMs: 10_000 }, process.env);
       const before = received;
       const call = client.call('createTransaction', creation);
       await until(() => received > before);
@@ -116,7 +116,7 @@ describe('requests the suite abandons', () => {
 
   test('a call after close is not sent and is reported as abandoned, not as the target failing', async () => {
     await withOutputDir('after-close', async (outputDir) => {
-      const client = new FastClient({ baseUrl, secretKey, timeoutMs: 10_000 });
+      const client = new FastClient({ baseUrl, secretKey, timeoutMs: 10_000 }, process.env);
       client.close();
       const before = received;
       await assert.rejects(
@@ -138,6 +138,7 @@ describe('requests the suite abandons', () => {
       backoffMs: 1,
       maxBackoffMs: 2,
       markerFile,
+      unreachableFile: join(scratch, 'policy-unreachable.json'),
       ledger: null,
     };
     let attempts = 0;

@@ -47,6 +47,7 @@ const settings: TransportSettings = {
   backoffMs: 10,
   maxBackoffMs: 20,
   markerFile: null,
+  unreachableFile: null,
   ledger: null,
 };
 

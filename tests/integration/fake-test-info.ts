@@ -1,13 +1,16 @@
 /**
  * A stand-in for Playwright's TestInfo, for the property runner
- * in unit tests: it records attachments, and a skip throws.
+ * in unit tests: it records attachments, a skip throws, and it has a verdict sink open, as the suite's
+ * fixture opens one for each test (the default reading of answers; the run's variables are this process's).
  */
 import type { PropertyTestInfo } from '../../generation/properties.ts';
+import { defaultAnswerSettings } from '../../judgment/answer-settings.ts';
+import { openSink, VerdictSink } from '../../judgment/verdict-sink.ts';
 
 export function fakeTestInfo(title: string): PropertyTestInfo & { attachments: string[] } {
   const attachments: string[] = [];
   let timeout = 60_000;
-  return {
+  const info = {
     title,
     file: 'unit',
     parallelIndex: 0,
@@ -26,4 +29,6 @@ export function fakeTestInfo(title: string): PropertyTestInfo & { attachments: s
       attachments.push(`${name}\n${String(options?.body ?? '')}`);
     },
   } as PropertyTestInfo & { attachments: string[] };
+  openSink(info, new VerdictSink(defaultAnswerSettings, undefined, [], process.env));
+  return info;
 }

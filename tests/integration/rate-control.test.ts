@@ -34,6 +34,7 @@ function settings(overrides: Partial<TransportSettings> = {}): TransportSettings
     backoffMs: 10,
     maxBackoffMs: 40,
     markerFile: null,
+    unreachableFile: null,
     ledger: null,
     ...overrides,
   };

@@ -9,7 +9,7 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { FaultDecider, FaultSpecError, parseFaults } from '../../mock/faults.ts'
 import { ConfigError } from '../../settings/config.ts';
 import { registerSecret } from '../../settings/secrets.ts';
 import {
+  alreadyUnreachable,
   backoffDelay,
   classifyNetworkError,
   errorSummary,
@@ -54,6 +55,7 @@ function settings(overrides: Partial<TransportSettings> = {}): TransportSettings
     backoffMs: 10,
     maxBackoffMs: 40,
     markerFile: join(scratch, `marker-${markerCount}.txt`),
+    unreachableFile: join(scratch, `unreachable-${markerCount}.json`),
     ledger: null,
     ...overrides,
   };
@@ -351,6 +353,30 @@ describe('transport against a faulty mock', () => {
     const again = await rejection(sendWithPolicy(sender, request, policy));
     assert.ok(again instanceof TargetAlreadyUnreachable);
     assert.equal(calls(), 1, 'nothing is sent once the target is known unreachable');
+  });
+
+  test('the unreachable state is data: a JSON finding decides, not the words of the marker text', async () => {
+    const port = await freePortWithNothingListening();
+    const { sender } = countingSender();
+    const policy = settings();
+    const request: OutgoingRequest = {
+      method: 'GET',
+      url: `http://127.0.0.1:${port}/v1/balances/1`,
+      headers: {},
+      operationId: 'getBalance',
+    };
+    await rejection(sendWithPolicy(sender, request, policy));
+    const finding = JSON.parse(readFileSync(policy.unreachableFile!, 'utf8')) as Record<string, unknown>;
+    assert.equal(finding.kind, 'unreachable');
+    assert.match(String(finding.message), /^target unavailable: GET \/v1\/balances\/1: ECONNREFUSED/);
+    assert.deepEqual(alreadyUnreachable(policy), finding);
+    // The text for people still says it; a marker that says it without the finding stops nothing.
+    assert.match(readFileSync(policy.markerFile!, 'utf8'), /\(unreachable\)/);
+    const wordsOnly = settings();
+    writeFileSync(wordsOnly.markerFile!, 'target unavailable: GET /v1/balances/1: ECONNREFUSED (unreachable)\n');
+    assert.equal(alreadyUnreachable(wordsOnly), null);
+    writeFileSync(wordsOnly.unreachableFile!, 'not json');
+    assert.equal(alreadyUnreachable(wordsOnly), null, 'a finding that cannot be read is no finding');
   });
 
   test('a TLS failure (https to a plain http port) is reported as target unavailable', async () => {

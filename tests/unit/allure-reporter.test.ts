@@ -16,7 +16,11 @@ import { fileURLToPath } from 'node:url';
 import type { FullConfig, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import type { TestResult as AllureResult } from 'allure-js-commons';
 import { ALLURE_RUNTIME_MESSAGE_CONTENT_TYPE } from 'allure-js-commons/sdk/reporter';
+import type { Category } from 'allure-js-commons/sdk';
 import AllureReporter from '../../reporters/allure-reporter.ts';
+import { allureCategories } from '../../reporters/allure-categories.ts';
+import { verdictAttachment, type VerdictAttachmentBody, type VerdictRecord } from '../../judgment/verdict-record.ts';
+import { allureCategoryOf } from '../integration/allure-categories.ts';
 
 // The suite's own folder: the project name (package.json) is part of the ids.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -199,7 +203,8 @@ test('statuses: a failed step and test, a time-out (broken), a retry; hooks that
     const written = results(directory);
     const failed = written.find((entry) => entry.name === 'a failing test')!;
     assert.equal(failed.status, 'failed');
-    assert.equal(failed.statusDetails.message, 'RULE violated');
+    // No verdict records: the failure is the suite's, said at the head of the message Allure's categories match.
+    assert.equal(failed.statusDetails.message, '[Errors of the suite] RULE violated');
     const shown = failed.steps.map((entry) => [entry.name, entry.status]);
     assert.deepEqual(shown, [
       ['POST /v1/transactions', 'failed'],
@@ -207,9 +212,54 @@ test('statuses: a failed step and test, a time-out (broken), a retry; hooks that
     ]);
     const retry = failed.parameters.find((entry) => entry.name === 'Retry');
     assert.deepEqual(retry, { name: 'Retry', value: '1', excluded: true });
-    assert.equal(written.find((entry) => entry.name === 'a slow test')!.status, 'broken');
+    const timedOut = written.find((entry) => entry.name === 'a slow test')!;
+    assert.equal(timedOut.status, 'broken');
+    assert.equal(timedOut.statusDetails.message, '[Errors of the suite]');
     assert.equal(readFileSync(join(directory, 'environment.properties'), 'utf8').trim(), 'target=mock');
     assert.deepEqual(JSON.parse(readFileSync(join(directory, 'categories.json'), 'utf8')), [{ name: 'broken rule' }]);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('a failure is filed from its verdict records, not its message: the category leads the message', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'cc-allure-reporter-'));
+  try {
+    const reporter = new AllureReporter({ resultsDir: directory, detail: false, categories: allureCategories() });
+    const echo = fakeTest('c1', 'an echo broken');
+    const away = fakeTest('c2', 'the target went away');
+    reporter.onBegin(config, { allTests: () => [echo, away] } as unknown as Suite);
+    const records = (body: VerdictAttachmentBody): Attachment => ({
+      ...verdictAttachment,
+      body: Buffer.from(JSON.stringify(body)),
+    });
+    const violation = { location: 'body /amount', expected: '100', actual: '101' };
+    const brokenEcho: VerdictRecord = { rule: 'TXN-CREATE-ECHO', kind: 'broken', violations: [violation] };
+    // A message that reads like another category: the record decides.
+    const error = { message: 'target unavailable: says the message', stack: 'Error: target unavailable' };
+    reporter.onTestBegin(echo);
+    reporter.onTestEnd(echo, run([], [records({ version: 1, records: [brokenEcho] })], { status: 'failed', error }));
+    const unavailable: VerdictRecord = { rule: 'X', kind: 'unavailable', violations: [], reason: 'ECONNREFUSED' };
+    reporter.onTestBegin(away);
+    const awayError = { message: 'ECONNREFUSED', stack: 'Error: ECONNREFUSED' };
+    reporter.onTestEnd(
+      away,
+      run([], [records({ version: 1, records: [unavailable] })], { status: 'failed', error: awayError }),
+    );
+    reporter.onEnd();
+
+    const written = results(directory);
+    const messageOf = (name: string): string =>
+      written.find((entry) => entry.name?.startsWith(name))!.statusDetails.message!;
+    assert.equal(messageOf('an echo broken'), '[Non-conformance: value] target unavailable: says the message');
+    assert.equal(allureCategoryOf(messageOf('an echo broken')).id, 'non-conformance-value');
+    assert.equal(allureCategoryOf(messageOf('the target went away')).id, 'target-unavailable');
+    const writtenCategories = JSON.parse(readFileSync(join(directory, 'categories.json'), 'utf8')) as Category[];
+    // The cause of the broken echo first, then the failure categories.
+    assert.deepEqual(
+      writtenCategories.slice(1).map((category) => category.messageRegex),
+      allureCategories().map((category) => category.messageRegex),
+    );
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig, Suite, TestCase } from '@playwright/test/reporter';
 import { rules, type Rule } from '../../contract/rules.ts';
-import { categoryOf, failureCategories } from '../../reporters/categories.ts';
+import { categoryOf, categoryOfRecords, failureCategories } from '../../reporters/categories.ts';
 import {
   buildCoverage,
   buildMatrix,
@@ -34,7 +34,8 @@ import {
   strictWarning,
   type RunHeader,
 } from '../../reporters/markdown.ts';
-import { allureCategories, environmentInfo } from '../../reporters/allure-environment.ts';
+import { environmentInfo } from '../../reporters/allure-environment.ts';
+import { allureCategories, categorisedMessage } from '../../reporters/allure-categories.ts';
 import {
   headingAnchor,
   ruleSectionLink,
@@ -70,6 +71,8 @@ function exchange(overrides: Partial<Exchange> = {}): Exchange {
     ...overrides,
   };
 }
+
+const undecidedRecord = (kind: VerdictRecord['kind']): VerdictRecord => ({ rule: 'X', kind, violations: [] });
 
 const broken = (
   ruleId: string,
@@ -145,32 +148,52 @@ describe('failure categories, from the records', () => {
   });
 
   test('target unavailable, rate limited, and errors of the suite', () => {
-    const undecidedRecord = (kind: VerdictRecord['kind']): VerdictRecord => ({ rule: 'X', kind, violations: [] });
     assert.equal(categoryOf(undecidedRecord('unavailable')).id, 'target-unavailable');
     assert.equal(categoryOf(undecidedRecord('rate-limited')).id, 'rate-limited');
     assert.equal(categoryOf(undecidedRecord('suite-error')).id, 'suite-error');
   });
 
-  test('Allure files the rendered messages where the records put them (its own matching of the same list)', () => {
+  test('Allure files each failure where its records put it: the reporters write its category, Allure matches', () => {
     const records = [
       broken('CUSTOMER-DELETE-404', [{ location: 'status', expected: '404', actual: '200' }]),
       broken('TXN-CREATE-ECHO', [{ location: 'body /amount', expected: '100', actual: '101' }]),
       broken('AUTH-DELETE-401', [{ location: 'status', expected: '401', actual: '204' }]),
       broken('TXN-CREATE-2XX', [{ location: 'status', expected: 'a 2xx', actual: '500' }], { status: 500 }, true),
+      undecidedRecord('unavailable'),
+      undecidedRecord('rate-limited'),
     ];
-    for (const record of records)
-      assert.equal(allureCategoryOf(`Error: ${renderVerdict(record)}`).id, categoryOf(record).id, record.rule);
-    assert.equal(allureCategoryOf('Test timeout of 60000ms exceeded.').id, 'suite-error');
+    for (const record of records) {
+      const text = record.kind === 'broken' ? renderVerdict(record) : `${record.kind}: ECONNRESET`;
+      const message = categorisedMessage(categoryOfRecords([record]), `Error: ${text}`);
+      assert.equal(allureCategoryOf(message).id, categoryOf(record).id, record.rule);
+    }
+    // The message is not read: a suite error whose text reads like another category stays a suite error.
+    const misleading = categorisedMessage(categoryOfRecords([]), 'target unavailable: CUSTOMER-DELETE-404 violated');
+    assert.equal(allureCategoryOf(misleading).id, 'suite-error');
+    assert.equal(allureCategoryOf(categorisedMessage(categoryOfRecords([]), undefined)).id, 'suite-error');
+    // A broken record decides before an undecided one, whatever their order.
+    const both = [undecidedRecord('unavailable'), records[1]!];
+    assert.equal(categoryOfRecords(both).id, 'non-conformance-value');
+    // A message the reporters did not categorise is filed nowhere (no catch-all hides a missing category).
+    assert.throws(() => allureCategoryOf('Test timeout of 60000ms exceeded.'), /no failure category matches/);
   });
 
-  test('the categories end in a catch-all, and Allure gets them with its statuses', () => {
-    assert.equal(failureCategories.at(-1)?.messageRegex, undefined);
+  test('Allure gets every category with its statuses and a matcher of its own prefix alone', () => {
     const forAllure = allureCategories();
     assert.deepEqual(
       forAllure.map((category) => category.name),
       failureCategories.map((category) => category.name),
     );
     assert.deepEqual(forAllure[0]?.matchedStatuses, ['failed', 'broken']);
+    for (const [index, category] of failureCategories.entries()) {
+      const message = categorisedMessage(category, 'anything');
+      const matching = forAllure.filter((entry) => new RegExp(entry.messageRegex ?? '').test(message));
+      assert.deepEqual(
+        matching.map((entry) => entry.name),
+        [category.name],
+        `only its own matcher (${index})`,
+      );
+    }
   });
 });
 
