@@ -193,7 +193,7 @@ async function targetAt(delayMs: number): Promise<{ baseUrl: string; close: () =
   };
 }
 
-test("a target's distance is its round trip beyond this machine's own: 40 ms away is far, loopback is not", async () => {
+test("a target's distance: its round trip beyond this machine's own; 40 ms away is far, loopback is not", async () => {
   const far = await targetAt(40);
   const near = await targetAt(0);
   try {
