@@ -154,31 +154,22 @@ export async function* harItems(files: readonly string[]): AsyncGenerator<HarIte
   for (const file of files) {
     try {
       for await (const raw of harEntries(file)) {
+        // An entry that is no exchange is counted with its reason, never dropped.
+        const notAnExchange = (why: string): HarItem => ({
+          kind: 'not-an-exchange',
+          entry: { file, entry: raw.index, unanswered: false, why },
+        });
         if ('tooLarge' in raw) {
-          yield {
-            kind: 'not-an-exchange',
-            entry: {
-              file,
-              entry: raw.index,
-              unanswered: false,
-              why: `an entry of ${megabytes(raw.tooLarge)}, more than the ${megabytes(maxEntryBytes)} read of one`,
-            },
-          };
+          yield notAnExchange(
+            `an entry of ${megabytes(raw.tooLarge)}, more than the ${megabytes(maxEntryBytes)} read of one`,
+          );
           continue;
         }
         let entry: unknown;
         try {
           entry = JSON.parse(raw.text);
         } catch (error) {
-          yield {
-            kind: 'not-an-exchange',
-            entry: {
-              file,
-              entry: raw.index,
-              unanswered: false,
-              why: `not JSON (${(error as Error).message.slice(0, 120)})`,
-            },
-          };
+          yield notAnExchange(`not JSON (${(error as Error).message.slice(0, 120)})`);
           continue;
         }
         const found = exchangeOf(
