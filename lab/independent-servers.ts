@@ -368,6 +368,8 @@ interface SuiteRun {
   failedRules: string[];
   lenientRules: string[];
   seconds: number;
+  /** What the command printed: the end of it is shown under a row that is not as expected. */
+  log: string;
   /** The proxy's counts when the run went through one. */
   proxy?: ThrottleStats;
 }
@@ -458,6 +460,7 @@ function commandRun(args: string[], env: NodeJS.ProcessEnv, output: string): Pro
         failedRules: rules.filter((rule) => rule.verdict === 'fail').map((rule) => rule.id),
         lenientRules: rules.filter((rule) => rule.verdict === 'lenient').map((rule) => rule.id),
         seconds: (Date.now() - started) / 1000,
+        log,
       });
     });
   });
@@ -472,6 +475,8 @@ interface Row {
   expected: string;
   outcome: string;
   ok: boolean;
+  /** The run's console output, printed (its end) when the row is not as expected. */
+  log: string;
 }
 
 /** What the proxy did in a run, for the table: counts, wall time, achieved rate against the allowed one. */
@@ -530,6 +535,7 @@ async function measureStack(
         `exit ${run.code} in ${run.seconds.toFixed(0)} s` +
         (run.failedRules.length > 0 ? `; failed: ${run.failedRules.join(', ')}` : ''),
       ok: asExpected(run),
+      log: run.log,
     });
   }
   const conforming = await withServer('', async (server) => ({
@@ -545,6 +551,7 @@ async function measureStack(
     expected,
     outcome: `exit ${run.code}; server findings: ${run.failedRules.join(', ') || 'none'}`,
     ok,
+    log: run.log,
   });
   rows.push({
     server: stack.name,
@@ -556,6 +563,7 @@ async function measureStack(
       (conforming.normal.failedRules.length > 0 ? `; failed: ${conforming.normal.failedRules.join(', ')}` : '') +
       (conforming.normal.lenientRules.length > 0 ? `; lenient: ${conforming.normal.lenientRules.join(', ')}` : ''),
     ok: asExpected(conforming.normal),
+    log: conforming.normal.log,
   });
   const clientExpected = own.length === 0 ? 'exit 0, no server finding' : `${expectedRun}, as server findings`;
   if (conforming.client !== undefined)
@@ -577,6 +585,7 @@ async function measureStack(
       `exit ${conforming.strict.code}` +
       (conforming.strict.failedRules.length > 0 ? `; refuses: ${conforming.strict.failedRules.join(', ')}` : ''),
     ok: conforming.strict.code === 0 || conforming.strict.code === 1,
+    log: conforming.strict.log,
   });
   for (const defect of defects) {
     const result = await withServer(defect.name, (server) =>
@@ -590,6 +599,7 @@ async function measureStack(
       expected: `exit 1 naming ${defect.rules.join(' or ')}`,
       outcome: `exit ${result.code}; failed: ${result.failedRules.join(', ') || 'none'}`,
       ok: result.code === 1 && named.length > 0,
+      log: result.log,
     });
     if (through !== undefined) continue;
     const client = await withServer(defect.name, (server) =>
@@ -612,6 +622,17 @@ async function measureStack(
     );
   }
   return rows;
+}
+
+/**
+ * The end of a run's console output, indented under its row: where a run went wrong (the failed tests with their
+ * rule, pointer, expected and actual values, seed and curl line) is then in the log CI keeps, not only in a
+ * folder CI throws away.
+ */
+function logTail(log: string, count = 40): string[] {
+  const lines = log.trimEnd().split('\n');
+  const shown = lines.slice(-count).map((line) => `      │ ${line}`);
+  return lines.length > count ? [`      │ … (${lines.length - count} earlier lines)`, ...shown] : shown;
 }
 
 function table(rows: Row[]): string {
@@ -664,11 +685,13 @@ async function main(): Promise<number> {
         const via = through === undefined ? '' : ` through ${through.name} (${through.spec})`;
         const rowsOfSpec = await measureStack(stack, command, outputRoot, options.quick, through, options.seeds);
         lines.push(`independent: ${stack.name}${via}:`);
-        for (const row of rowsOfSpec)
+        for (const row of rowsOfSpec) {
           lines.push(
             `  ${row.ok ? '✅' : '❌'} ${row.run}: ${row.outcome} (expected ${row.expected})` +
               (row.proxy ? `; proxy: ${row.proxy}` : ''),
           );
+          if (!row.ok) lines.push(...logTail(row.log));
+        }
         stackRows.push(...rowsOfSpec);
       }
       process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Runs a plan of stages: lanes side by side, the stages of a lane one after the other, and prints each
- * stage's output when it ends (so that a log reads stage by stage, not interleaved), then every stage's
- * time and exit code, and the wall time. Exit code 1 when a stage failed (every stage still runs: one
+ * stage's output when it ends (so that a log reads stage by stage, not interleaved; a failed stage's output
+ * after all the others, so that a log's end shows why), then every stage's time and exit code, and the wall time. Exit code 1 when a stage failed (every stage still runs: one
  * failure does not hide another), 2 for an unknown plan.
  *
  *   node lab/stages.mjs test    # npm test: the project's own tests
@@ -108,10 +108,17 @@ function runStage({ name: title, command }) {
         code: code ?? (signal ? `signal ${signal}` : 1),
       };
       results.push(result);
-      process.stdout.write(
+      const header =
         `\n===== ${title}: ${result.code === 0 ? 'passed' : `FAILED (exit ${result.code})`} in ` +
-          `${result.seconds.toFixed(1)} s: ${command}\n${text}${text.endsWith('\n') ? '' : '\n'}`,
-      );
+        `${result.seconds.toFixed(1)} s: ${command}\n`;
+      const body = `${text}${text.endsWith('\n') ? '' : '\n'}`;
+      // A failed stage's output is held to the end, just above the table: a CI log is often read, or kept, from
+      // its end, and the reason of a failure must not sit in the middle of a passing stage's output.
+      if (result.code === 0) process.stdout.write(header + body);
+      else {
+        process.stdout.write(`${header}(its output is printed after every stage has ended)\n`);
+        result.output = header + body;
+      }
       done(result);
     });
   });
@@ -130,6 +137,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
 
 await Promise.all(plan.map(runLane));
 clearInterval(heartbeat);
+for (const result of results) if (result.output !== undefined) process.stdout.write(result.output);
 const width = Math.max(...results.map((result) => result.title.length));
 process.stdout.write(`\nstages of ${name}, in the order they ended:\n`);
 for (const result of results)
