@@ -48,6 +48,34 @@ function rewriteImports(text: string, from: string, to: string): string {
   );
 }
 
+/** Whether a process with this id runs (or exists but is another user's). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Copies left by a run killed outright (its exit handlers never ran): removed when their run's process is gone, so
+ * that a checkout does not collect them. A live run's copies, another checkout's run among them, are left alone.
+ */
+function removeOrphanedCopies(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^mutation-copies-(\d+)$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !processExists(pid))
+      rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
 /**
  * Writes copies 1..n of the spec files of `suiteDir` that `needed(copy, file)` asks for, under `parent`
  * (a folder of the checkout), and returns their test directory.
@@ -60,6 +88,7 @@ export function writeSuiteCopies(
 ): SuiteCopies {
   const testDir = join(parent, `mutation-copies-${process.pid}`);
   rmSync(testDir, { recursive: true, force: true });
+  removeOrphanedCopies(parent);
   const files = specFiles(suiteDir);
   for (let copy = 1; copy <= count; copy++) {
     for (const file of files.filter((candidate) => needed(copy, candidate))) {

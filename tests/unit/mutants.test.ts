@@ -598,6 +598,26 @@ test('a copy of a spec file imports what the original imports', () => {
   }
 });
 
+test("copies left by a run killed outright are removed; a live run's are left alone", () => {
+  const root = mkdtempSync(join(tmpdir(), 'pcs-copies-'));
+  try {
+    const suite = join(root, 'tests', 'suite');
+    mkdirSync(suite, { recursive: true });
+    writeFileSync(join(suite, 'q.spec.ts'), '');
+    const parent = join(root, '.work');
+    // A process id no process has (above Linux's largest), and the parent of this test's process (alive).
+    const orphan = join(parent, 'mutation-copies-4194305');
+    const live = join(parent, `mutation-copies-${process.ppid}`);
+    for (const dir of [orphan, live]) mkdirSync(join(dir, 'c1'), { recursive: true });
+    const copies = writeSuiteCopies(suite, parent, () => true, 1);
+    assert.ok(!existsSync(orphan), 'the copies of a process that is gone are removed');
+    assert.ok(existsSync(live), "a running process's copies stay");
+    copies.remove();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test("each mutant's first test is one of its rule's, the least shared, so that batches stay few", () => {
   const tests = ['x', 'y', 'z'].map((name) => ({
     ...outcome(`r.spec.ts › ${name}`, ['getBalance'], []),
