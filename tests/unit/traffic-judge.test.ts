@@ -12,6 +12,7 @@ import { pinnedValues } from '../../generation/arbitraries.ts';
 import { classifyBody } from '../../judge/body-class.ts';
 import { TrafficJudge, type JudgedExchange, type JudgeOptions } from '../../judge/traffic-judge.ts';
 import type { TrafficExchange } from '../../judge/traffic-exchange.ts';
+import { trafficSequence } from './traffic-exchanges.ts';
 
 const key = 'sk_sandbox_traffic_judge_0001';
 const second = 'sk_sandbox_traffic_judge_0002';
@@ -35,7 +36,7 @@ function judgeOf(overrides: Partial<JudgeOptions> = {}): TrafficJudge {
   });
 }
 
-let index = 0;
+const next = trafficSequence();
 function exchange(
   method: string,
   path: string,
@@ -43,28 +44,17 @@ function exchange(
   answer: unknown,
   options: { credential?: string | null; body?: unknown; raw?: string; extra?: Partial<TrafficExchange> } = {},
 ): TrafficExchange {
-  const credential = options.credential === undefined ? key : options.credential;
-  const requestBody = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  return {
-    index: index++,
-    source: { kind: 'proxy', exchange: index },
+  const built = next({
     method,
     url: `${base}${path}`,
-    requestHeaders: [
-      ...(credential === null ? [] : [['Authorization', `Bearer ${credential}`] as const]),
-      ...(requestBody === undefined ? [] : [['Content-Type', 'application/json'] as const]),
-    ],
-    requestBody,
     status,
-    responseHeaders: [
-      ['Content-Type', 'application/json; charset=utf-8'],
-      ['Date', new Date(now).toUTCString()],
-    ],
     responseBody: answer === undefined ? '' : JSON.stringify(answer),
-    startedAt: now,
-    endedAt: now + 5,
-    ...options.extra,
-  };
+    requestBody: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    credential: options.credential === undefined ? key : options.credential,
+    source: (exchange) => ({ kind: 'proxy', exchange }),
+    at: now,
+  });
+  return { ...built, ...options.extra };
 }
 
 const transaction = (id: number, amount: number, description = 'x') => ({

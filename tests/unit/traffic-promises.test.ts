@@ -23,6 +23,7 @@ import { TrafficJudge, type JudgedExchange } from '../../judge/traffic-judge.ts'
 import { learnSecrets } from '../../judge/seen-secrets.ts';
 import { SpillFile } from '../../proxy/spill-file.ts';
 import type { TrafficExchange } from '../../judge/traffic-exchange.ts';
+import { trafficSequence } from './traffic-exchanges.ts';
 import { commandLineShown } from '../../cli/signals.ts';
 import { trafficExitCode } from '../../cli/traffic-exit-code.ts';
 
@@ -159,7 +160,7 @@ const options = {
   credentialsRecorded: true,
   basePath: '/v1',
 };
-let index = 0;
+const next = trafficSequence();
 function exchange(
   method: string,
   path: string,
@@ -167,19 +168,19 @@ function exchange(
   answer: string,
   extra: { request?: Array<[string, string]>; response?: Array<[string, string]>; credential?: string } = {},
 ): TrafficExchange {
-  return {
-    index: index++,
-    source: { kind: 'proxy', exchange: index },
+  return next({
     method,
     url: `${base}${path}`,
-    requestHeaders: [['Authorization', `Bearer ${extra.credential ?? key}`], ...(extra.request ?? [])],
-    requestBody: method === 'POST' && path === '/transactions' ? '{"amount":1500,"description":"x"}' : undefined,
     status,
-    responseHeaders: [['Content-Type', 'application/json'], ...(extra.response ?? [])],
     responseBody: answer,
-    startedAt: now,
-    endedAt: now + 5,
-  };
+    requestBody: method === 'POST' && path === '/transactions' ? '{"amount":1500,"description":"x"}' : undefined,
+    bodyType: null,
+    credential: extra.credential ?? key,
+    requestHeaders: extra.request,
+    responseHeaders: [['Content-Type', 'application/json'], ...(extra.response ?? [])],
+    source: (exchange) => ({ kind: 'proxy', exchange }),
+    at: now,
+  });
 }
 const broken = (judged: JudgedExchange): string[] =>
   [...new Set(judged.records.filter((record) => record.kind === 'broken').map((record) => record.rule))].sort();

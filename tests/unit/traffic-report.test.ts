@@ -18,6 +18,7 @@ import { classifyBody } from '../../judge/body-class.ts';
 import { mustAcceptCreation, mustAcceptSend } from '../../judge/must-accept-example.ts';
 import type { JudgeOptions } from '../../judge/traffic-judge.ts';
 import type { TrafficExchange } from '../../judge/traffic-exchange.ts';
+import { trafficSequence } from './traffic-exchanges.ts';
 import { CountedRecords } from '../../judgment/counted-records.ts';
 import type { VerdictRecord } from '../../judgment/verdict-record.ts';
 import { noteProxiedRun, proxiedRuns, proxyReportPlaces } from '../../output/proxied-runs.ts';
@@ -51,7 +52,7 @@ const options = (overrides: Partial<JudgeOptions> = {}): JudgeOptions => ({
   ...overrides,
 });
 
-let index = 0;
+const next = trafficSequence();
 function exchange(
   method: string,
   url: string,
@@ -60,26 +61,16 @@ function exchange(
   body?: unknown,
   credential: string | null = key,
 ): TrafficExchange {
-  const requestBody = body === undefined ? undefined : JSON.stringify(body);
-  return {
-    index: index++,
-    source: { kind: 'har', file: 'client.har', entry: index },
+  return next({
     method,
     url: url.startsWith('http') ? url : `${base}${url}`,
-    requestHeaders: [
-      ...(credential === null ? [] : [['Authorization', `Bearer ${credential}`] as const]),
-      ...(requestBody === undefined ? [] : [['Content-Type', 'application/json'] as const]),
-    ],
-    requestBody,
     status,
-    responseHeaders: [
-      ['Content-Type', 'application/json; charset=utf-8'],
-      ['Date', new Date(now).toUTCString()],
-    ],
     responseBody: answer === undefined ? '' : JSON.stringify(answer),
-    startedAt: now,
-    endedAt: now + 5,
-  };
+    requestBody: body === undefined ? undefined : JSON.stringify(body),
+    credential,
+    source: (entry) => ({ kind: 'har', file: 'client.har', entry }),
+    at: now,
+  });
 }
 
 const creation = { description: 'x', amount: 1500, currency: { iso: 'XOF' } };
