@@ -12,7 +12,8 @@
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { redact, registerSecret } from '../settings/secrets.ts';
+import { registerConfiguredSecrets } from '../settings/configured-secrets.ts';
+import { redact } from '../settings/secrets.ts';
 import { recordsOfAttachment, verdictAttachment, type VerdictRecord } from '../judgment/verdict-record.ts';
 import type { Outcome, TestRecord } from './conformance-model.ts';
 import type { RunHeader } from './markdown.ts';
@@ -142,8 +143,7 @@ export default class ConformanceReporter implements Reporter {
     // Nothing ran (a listing, a run stopped before its first test): there is no run to report.
     if (!tests.some((test) => test.results.length > 0)) return;
     // The key must not reach these files, even through an error message of the suite itself.
-    registerSecret(process.env.PCS_SECRET_KEY);
-    registerSecret(process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY);
+    registerConfiguredSecrets(process.env);
     const cases = tests.map((test) => recordOf(test, this.rootDir));
     // Global teardown ran before onEnd: its cleanup's judgments are one more case.
     const cleanup = cleanupCase(this.outputDir, process.env);

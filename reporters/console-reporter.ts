@@ -19,7 +19,8 @@ import type {
   TestError,
   TestResult,
 } from '@playwright/test/reporter';
-import { redact, registerSecret } from '../settings/secrets.ts';
+import { registerConfiguredSecrets } from '../settings/configured-secrets.ts';
+import { redact } from '../settings/secrets.ts';
 import { causeLine, causesOf, type Cause } from './causes.ts';
 import { totalsOf, type TestRecord } from './conformance-model.ts';
 import { recordOf, stripAnsi } from './conformance-reporter.ts';
@@ -229,9 +230,7 @@ export default class ConsoleReporter implements Reporter {
   /** An error's message, then where it was thrown: the frames of the spec (the failed line), else its location. */
   private errorText(error: TestError, specFile?: string): string {
     // The key must not reach the console, even through an error of the suite itself (as the reports).
-    registerSecret(process.env.PCS_SECRET_KEY);
-    registerSecret(process.env.PCS_SECOND_SECRET_KEY);
-    registerSecret(process.env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY);
+    registerConfiguredSecrets(process.env);
     const message = stripAnsi(error.message ?? error.value ?? 'an error without a message');
     const frames =
       specFile === undefined

@@ -5,6 +5,7 @@
  * mock's live address in COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL / COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY).
  */
 import { loadConfig, type SuiteConfig } from './config.ts';
+import { embeddedLiveKeyVariable, registerConfiguredSecrets } from './configured-secrets.ts';
 import { registerSecret } from './secrets.ts';
 
 export interface Target extends SuiteConfig {
@@ -38,10 +39,10 @@ export function currentTarget(env: Env = process.env): Target {
     );
   }
   const otherBase = env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_BASE_URL;
-  const otherKey = env.COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY;
+  const otherKey = env[embeddedLiveKeyVariable];
   registerSecret(config.secretKey);
   registerSecret(config.secondSecretKey ?? undefined);
-  registerSecret(otherKey);
+  registerConfiguredSecrets(env);
   cached = {
     ...config,
     baseUrl: config.baseUrl,

@@ -17,6 +17,8 @@ import {
   renderEnvExample,
 } from '../../lab/settings-doc.ts';
 import { loadConfig } from '../../settings/config.ts';
+import { embeddedLiveKeyVariable, registerConfiguredSecrets } from '../../settings/configured-secrets.ts';
+import { redact } from '../../settings/secrets.ts';
 import { readSetting, validateSettings } from '../../settings/read-setting.ts';
 import { exampleValue, flagUsage } from '../../settings/setting-texts.ts';
 import {
@@ -326,4 +328,15 @@ describe('flags: the nearest known flag, and nothing secret repeated', () => {
     }
     assert.equal(usageError(['stray']), 'unexpected argument "stray" (see --help)');
   });
+});
+
+test('every credential the settings table marks secret is masked once registered from the environment', () => {
+  const env: Record<string, string> = {};
+  for (const row of variableSettings.filter((candidate) => candidate.secret === true))
+    env[row.variable] = `opaque-${row.variable.toLowerCase()}-9d1f`;
+  // Not shaped like this API's keys (those are masked registered or not): only registration masks these.
+  env[embeddedLiveKeyVariable] = 'opaque-live-embedded-7c2e';
+  assert.ok(Object.keys(env).length >= 3, 'the first key, the second key and the live key at least');
+  registerConfiguredSecrets(env);
+  for (const value of Object.values(env)) assert.equal(redact(`a message naming ${value}`).includes(value), false);
 });
