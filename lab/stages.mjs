@@ -2,8 +2,9 @@
 /**
  * Runs a plan of stages: lanes side by side, the stages of a lane one after the other, and prints each
  * stage's output when it ends (so that a log reads stage by stage, not interleaved; a failed stage's output
- * after all the others, so that a log's end shows why), then every stage's time and exit code, and the wall time. Exit code 1 when a stage failed (every stage still runs: one
- * failure does not hide another), 2 for an unknown plan.
+ * after all the others, so that a log's end shows why), then every stage's time and exit code, and the wall
+ * time. Exit code 1 when a stage failed (every stage still runs: one failure does not hide another), 2 for an
+ * unknown plan.
  *
  *   node lab/stages.mjs test    # npm test: the project's own tests
  *   node lab/stages.mjs ci      # .ci/run after its installs: npm test's stages, the browser tests, the mutation

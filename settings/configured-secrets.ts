@@ -6,7 +6,7 @@
 import { registerSecret } from './secrets.ts';
 import { variableSettings } from './settings.ts';
 
-/** The embedded mock's live environment key (global setup puts it there; the suite's own live-refusal checks use it). */
+/** The embedded mock's live environment key (global setup puts it there, for the suite's checks of live refusal). */
 export const embeddedLiveKeyVariable = 'COLLECT_CONFORMANCE_EMBEDDED_LIVE_KEY';
 
 /** Registers every configured credential found in `env`. */
