@@ -316,7 +316,21 @@ interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * A server started on a free port. One that exits at once is started again on another port, twice at most: the
+ * port was free when asked for, and another lane's process may have taken it before the server bound it.
+ */
 async function startServer(stack: Stack, command: string[], defect: string): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(stack, command, defect);
+    } catch (error) {
+      if (!(error instanceof ServerStartError) || !error.exited || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startServerOnce(stack: Stack, command: string[], defect: string): Promise<RunningServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     cwd: join(serversDir, stack.name),
@@ -353,7 +367,8 @@ async function startServer(stack: Stack, command: string[], defect: string): Pro
   // Generous: a start compiles (javac) or boots a framework (Rails) on a machine busy with other stages, and the
   // start is not what is measured. A server that still does not answer is that stack's failed row, not the run's end.
   for (const started = Date.now(); Date.now() - started < startLimitMs; ) {
-    if (child.exitCode !== null) throw new ServerStartError(`exited at start with code ${child.exitCode}`, stderr);
+    if (child.exitCode !== null)
+      throw new ServerStartError(`exited at start with code ${child.exitCode} (3 times)`, stderr, true);
     try {
       await fetch(`${baseUrl}/balances/1`, { signal: AbortSignal.timeout(1000) });
       return { baseUrl, stop };
@@ -362,7 +377,7 @@ async function startServer(stack: Stack, command: string[], defect: string): Pro
     }
   }
   await stop();
-  throw new ServerStartError(`did not answer on ${baseUrl} within ${startLimitMs / 1000} s`, stderr);
+  throw new ServerStartError(`did not answer on ${baseUrl} within ${startLimitMs / 1000} s`, stderr, false);
 }
 
 const startLimitMs = 120_000;
@@ -370,9 +385,12 @@ const startLimitMs = 120_000;
 /** A server that exited or never answered at its start: what it printed is kept for the row's log. */
 class ServerStartError extends Error {
   readonly stderr: string;
-  constructor(message: string, stderr: string) {
+  /** It exited (worth another port), rather than running without answering. */
+  readonly exited: boolean;
+  constructor(message: string, stderr: string, exited: boolean) {
     super(message);
     this.stderr = stderr;
+    this.exited = exited;
   }
 }
 
