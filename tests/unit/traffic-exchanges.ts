@@ -1,8 +1,39 @@
 /**
- * Traffic exchanges for the unit tests of the judge, its reports and its promises: one builder, so that a field
- * added to TrafficExchange is filled in one place. Each test file keeps the short signature its cases read best in.
+ * Traffic exchanges and the judge's options for the unit tests of the judge, its reports and its promises: one
+ * builder of each, so that a field added to TrafficExchange or JudgeOptions is filled in one place. Each test file
+ * keeps the short signature its cases read best in.
  */
+import { pinnedValues } from '../../generation/arbitraries.ts';
+import type { JudgeOptions } from '../../judge/traffic-judge.ts';
 import type { HeaderList, TrafficExchange } from '../../judge/traffic-exchange.ts';
+
+/** The target's own values the judged traffic uses (its currency, payment mode and phone number). */
+export const pinned = pinnedValues({
+  currencyIso: 'XOF',
+  paymentMode: 'mtn',
+  phoneNumber: '+22997000001',
+  phoneCountry: 'BJ',
+});
+
+/**
+ * The options of a judge of traffic recorded at `now` with the first account's key `key` (no second account unless
+ * overridden), the clock tolerance and payment mode of a default run.
+ */
+export function judgeOptions(key: string, now: number, overrides: Partial<JudgeOptions> = {}): JudgeOptions {
+  return {
+    keys: { first: key, second: null },
+    keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
+    settings: { strict: false, clockToleranceSeconds: 300, earliestMs: now - 60_000 },
+    documentedOnly: false,
+    paymentMode: 'mtn',
+    balanceIds: { first: 1, second: null },
+    currencyId: 1,
+    pinned,
+    credentialsRecorded: true,
+    basePath: '/v1',
+    ...overrides,
+  };
+}
 
 export interface ExchangeParts {
   method: string;

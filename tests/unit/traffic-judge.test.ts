@@ -8,11 +8,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pinnedValues } from '../../generation/arbitraries.ts';
 import { classifyBody } from '../../judge/body-class.ts';
 import { TrafficJudge, type JudgedExchange, type JudgeOptions } from '../../judge/traffic-judge.ts';
 import type { TrafficExchange } from '../../judge/traffic-exchange.ts';
-import { trafficSequence } from './traffic-exchanges.ts';
+import { judgeOptions, trafficSequence } from './traffic-exchanges.ts';
 
 const key = 'sk_sandbox_traffic_judge_0001';
 const second = 'sk_sandbox_traffic_judge_0002';
@@ -21,19 +20,9 @@ const now = Date.parse('2026-11-28T01:24:44Z');
 const stamp = new Date(now).toISOString();
 
 function judgeOf(overrides: Partial<JudgeOptions> = {}): TrafficJudge {
-  return new TrafficJudge({
-    keys: { first: key, second },
-    keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
-    settings: { strict: false, clockToleranceSeconds: 300, earliestMs: now - 60_000 },
-    documentedOnly: false,
-    paymentMode: 'mtn',
-    balanceIds: { first: 1, second: 11 },
-    currencyId: 1,
-    pinned: pinnedValues({ currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ' }),
-    credentialsRecorded: true,
-    basePath: '/v1',
-    ...overrides,
-  });
+  return new TrafficJudge(
+    judgeOptions(key, now, { keys: { first: key, second }, balanceIds: { first: 1, second: 11 }, ...overrides }),
+  );
 }
 
 const next = trafficSequence();

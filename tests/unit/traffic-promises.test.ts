@@ -16,14 +16,13 @@ import { join } from 'node:path';
 import { scanJsonText } from '../../contract/json-text.ts';
 import { parseJsonBody } from '../../http/exchange.ts';
 import { redact, registerSeenSecret } from '../../settings/secrets.ts';
-import { pinnedValues } from '../../generation/arbitraries.ts';
 import { harEntries, HarStructureError, tooLongMarker } from '../../judge/har-stream.ts';
 import { JudgingSession } from '../../reporters/judging-session.ts';
 import { TrafficJudge, type JudgedExchange } from '../../judge/traffic-judge.ts';
 import { learnSecrets } from '../../judge/seen-secrets.ts';
 import { SpillFile } from '../../proxy/spill-file.ts';
 import type { TrafficExchange } from '../../judge/traffic-exchange.ts';
-import { trafficSequence } from './traffic-exchanges.ts';
+import { judgeOptions, trafficSequence } from './traffic-exchanges.ts';
 import { commandLineShown } from '../../cli/signals.ts';
 import { trafficExitCode } from '../../cli/traffic-exit-code.ts';
 
@@ -148,18 +147,7 @@ test('the spill file gives back what was written, and empties once nothing waits
 const key = 'sk_sandbox_promises_0001';
 const base = 'http://127.0.0.1:9/v1';
 const now = Date.parse('2026-11-28T01:24:44Z');
-const options = {
-  keys: { first: key, second: null },
-  keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
-  settings: { strict: false, clockToleranceSeconds: 300, earliestMs: now - 60_000 },
-  documentedOnly: false,
-  paymentMode: 'mtn',
-  balanceIds: { first: 1, second: null },
-  currencyId: 1,
-  pinned: pinnedValues({ currencyIso: 'XOF', paymentMode: 'mtn', phoneNumber: '+22997000001', phoneCountry: 'BJ' }),
-  credentialsRecorded: true,
-  basePath: '/v1',
-};
+const options = judgeOptions(key, now);
 const next = trafficSequence();
 function exchange(
   method: string,

@@ -13,12 +13,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pinnedValues } from '../../generation/arbitraries.ts';
 import { classifyBody } from '../../judge/body-class.ts';
 import { mustAcceptCreation, mustAcceptSend } from '../../judge/must-accept-example.ts';
 import type { JudgeOptions } from '../../judge/traffic-judge.ts';
 import type { TrafficExchange } from '../../judge/traffic-exchange.ts';
-import { trafficSequence } from './traffic-exchanges.ts';
+import { judgeOptions, pinned, trafficSequence } from './traffic-exchanges.ts';
 import { CountedRecords } from '../../judgment/counted-records.ts';
 import type { VerdictRecord } from '../../judgment/verdict-record.ts';
 import { noteProxiedRun, proxiedRuns, proxyReportPlaces } from '../../output/proxied-runs.ts';
@@ -31,26 +30,7 @@ const key = 'sk_sandbox_traffic_report_0001';
 const base = 'http://127.0.0.1:9/v1';
 const now = Date.parse('2026-11-28T01:24:44Z');
 const stamp = new Date(now).toISOString();
-const pinned = pinnedValues({
-  currencyIso: 'XOF',
-  paymentMode: 'mtn',
-  phoneNumber: '+22997000001',
-  phoneCountry: 'BJ',
-});
-
-const options = (overrides: Partial<JudgeOptions> = {}): JudgeOptions => ({
-  keys: { first: key, second: null },
-  keyVariables: { first: 'PCS_SECRET_KEY', second: 'PCS_SECOND_SECRET_KEY' },
-  settings: { strict: false, clockToleranceSeconds: 300, earliestMs: now - 60_000 },
-  documentedOnly: false,
-  paymentMode: 'mtn',
-  balanceIds: { first: 1, second: null },
-  currencyId: 1,
-  pinned,
-  credentialsRecorded: true,
-  basePath: '/v1',
-  ...overrides,
-});
+const options = (overrides: Partial<JudgeOptions> = {}): JudgeOptions => judgeOptions(key, now, overrides);
 
 const next = trafficSequence();
 function exchange(
