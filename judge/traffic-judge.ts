@@ -97,6 +97,26 @@ function transientKind(status: number): 'rate-limited' | 'unavailable' | undefin
   return status === 502 || status === 503 || status === 504 ? 'unavailable' : undefined;
 }
 
+/**
+ * Why an exchange's records are not a verdict, if they are not: a rate limit or a gateway's fault (transient), or a
+ * 401 or 403 to a credential the judge cannot place (no keys given, or a recording without its Authorization
+ * headers), which is the server's word on that credential and no rule's to judge.
+ */
+function notJudgedBecause(
+  status: number,
+  credential: Credential,
+): { kind: 'rate-limited' | 'unavailable' | 'skipped'; reason: string } | undefined {
+  const transient = transientKind(status);
+  if (transient !== undefined)
+    return { kind: transient, reason: `answered ${status}: ${transient.replace('-', ' ')}, not judged` };
+  if (credential.kind === 'unknown' && (status === 401 || status === 403))
+    return {
+      kind: 'skipped',
+      reason: `answered ${status} to a credential the traffic does not show or no key names: not judged`,
+    };
+  return undefined;
+}
+
 /** The recording an exchange came from: its HAR file, or the proxy. */
 function originOf(traffic: TrafficExchange): string {
   return traffic.source?.kind === 'har' ? `har:${traffic.source.file}` : (traffic.source?.kind ?? 'traffic');
@@ -276,30 +296,18 @@ export class TrafficJudge {
       },
       this.options.credentialsRecorded,
     );
-    const undecided = transientKind(exchange.status);
+    const unjudged = notJudgedBecause(exchange.status, credential);
     const decided: VerdictRecord[] =
-      undecided === undefined
+      unjudged === undefined
         ? records
         : records.map(({ violations: _violations, lenient: _lenient, ...record }) => ({
             ...record,
-            kind: undecided,
+            ...unjudged,
             violations: [],
-            reason: `answered ${exchange.status}: ${undecided.replace('-', ' ')}, not judged`,
           }));
-    // A 401 or 403 to a credential the judge cannot place (no keys given, or a recording without its Authorization
-    // headers) is the server's word on that credential, which the traffic does not let any rule judge.
-    const placed =
-      credential.kind === 'unknown' && (exchange.status === 401 || exchange.status === 403)
-        ? decided.map(({ violations: _violations, lenient: _lenient, ...record }) => ({
-            ...record,
-            kind: 'skipped' as const,
-            violations: [],
-            reason: `answered ${exchange.status} to a credential the traffic does not show or no key names: not judged`,
-          }))
-        : decided;
     const kept = this.options.documentedOnly
-      ? placed.filter((record) => isRuleId(record.rule) && rule(record.rule).kind === 'documented')
-      : placed;
+      ? decided.filter((record) => isRuleId(record.rule) && rule(record.rule).kind === 'documented')
+      : decided;
     const input = chosen.expectation;
     return {
       traffic,
