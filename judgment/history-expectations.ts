@@ -118,7 +118,7 @@ export function creationExpectation(
   const customerId = valueAtPointer(body.body, '/customer/id');
   let asRead = readAs;
   if (customerId !== undefined && body.input.class !== 'must-refuse') {
-    const known = history.customers.get(String(customerId));
+    const known = history.customerNamed(customerId);
     // One it did: accepted, the answer names that customer where it names one (TXN-CREATE-CUSTOMER-KEPT).
     if (known !== undefined && !known.deleted && known.account === account && typeof customerId === 'number')
       asRead = (reading) => ({ ...readAs(reading), customerId });

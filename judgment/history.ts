@@ -108,6 +108,12 @@ const amountPointer = operation('createTransaction').rules?.exactAmount?.pointer
 
 const isId = (value: unknown): value is number | string => typeof value === 'number' || typeof value === 'string';
 
+/** The id an answer's element carries, as history keys ids (undefined: none). */
+const idOf = (item: object): string | undefined => {
+  const id = (item as { id?: unknown }).id;
+  return isId(id) ? idText(id) : undefined;
+};
+
 /** An id as history keys it: its exact digits (an id beyond 2^53 read as its stand-in too), as a path names it. */
 const idText = (value: number | string | bigint): string =>
   typeof value === 'bigint' ? value.toString() : exactText(value);
@@ -159,6 +165,11 @@ export class History {
       if (known !== undefined) found.push(known);
     }
     return found;
+  }
+
+  /** The customer a body names by `id` (a number as parsed, 64-bit ids too, or a string), as history keys it. */
+  customerNamed(id: unknown): KnownCustomer | undefined {
+    return isId(id) ? this.customers.get(idText(id)) : undefined;
   }
 
   /**
@@ -280,8 +291,7 @@ export class History {
   private noteResource(operation: string, id: string, json: unknown): void {
     if (!Array.isArray(json) || this.resources.size >= maxResources) return;
     const element = json.find(
-      (item): item is Record<string, unknown> =>
-        item !== null && typeof item === 'object' && String((item as { id?: unknown }).id) === id,
+      (item): item is Record<string, unknown> => item !== null && typeof item === 'object' && idOf(item) === id,
     );
     if (element !== undefined) this.resources.set(`${operation} ${id}`, element);
   }

@@ -371,6 +371,34 @@ describe('the traffic judge', () => {
     assert.deepEqual(broken(created(unnamed)), []);
   });
 
+  test('a customer of a 64-bit id referenced by a creation is known by its digits: its answer owes that one', () => {
+    const judge = judgeOf();
+    const wide = '9200000000000000777';
+    const email = 'a@example.com';
+    judge.judge(
+      exchange('POST', '/customers', 201, undefined, {
+        body: { email },
+        extra: { responseBody: `{"id":${wide},"email":"${email}"}` },
+      }),
+    );
+    const raw = JSON.stringify({ ...creation, customer: { id: 0 } }).replace('"id":0', `"id":${wide}`);
+    const created = (id: number, customerId: string) =>
+      judge.judge(
+        exchange('POST', '/transactions', 201, undefined, {
+          raw,
+          extra: {
+            responseBody: JSON.stringify(transaction(id, 1500)).replace(
+              '"customer_id":null',
+              `"customer_id":${customerId}`,
+            ),
+          },
+        }),
+      );
+    // An id beyond 2^53 is open input (not every reader holds it); accepted, its answer still names that customer.
+    assert.deepEqual(broken(created(1, '78')), ['TXN-CREATE-CUSTOMER-KEPT', 'TXN-CREATE-OPEN-INPUT']);
+    assert.deepEqual(broken(created(2, wide)), []);
+  });
+
   test('a valid key answered 403 on another account’s resource is no refusal of the key; 401 is', () => {
     const judge = judgeOf();
     judge.judge(exchange('POST', '/transactions', 201, transaction(1000, 1500), { body: creation }));
